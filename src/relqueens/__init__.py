@@ -1,0 +1,48 @@
+"""relqueens — relational logic programming with finite domains, on kanren.
+
+One import serves: kanren's basics (``eq``, ``conde``, ``membero``, ...),
+logic variables that do arithmetic, the FD layer (``fd``) and ``run``.
+
+>>> from relqueens import run_all, vars, fd
+>>> x, y = vars(2)
+>>> run_all((x, y), fd.in_(x, y, fd.interval(0, 2)), x < y)
+((0, 1), (0, 2), (1, 2))
+"""
+
+from kanren import conde, lany
+from kanren.goals import appendo, conso, heado, membero, nullo, permuteo, rembero, tailo
+
+from . import fd
+from .core import Residual, conj, eq, fail, lall, neq, run, run_all, succeed
+from .fd import DomainError, domain, interval, label
+from .fd.terms import LVar, var, vars
+
+__all__ = [
+    "DomainError",
+    "LVar",
+    "Residual",
+    "appendo",
+    "conde",
+    "conj",
+    "conso",
+    "domain",
+    "eq",
+    "fail",
+    "fd",
+    "heado",
+    "interval",
+    "label",
+    "lall",
+    "lany",
+    "membero",
+    "neq",
+    "nullo",
+    "permuteo",
+    "rembero",
+    "run",
+    "run_all",
+    "succeed",
+    "tailo",
+    "var",
+    "vars",
+]

@@ -1,0 +1,218 @@
+"""relqueens.fd — finite-domain constraints over kanren logic variables.
+
+The names follow clojure.core.logic.fd: ``fd.in_`` (``fd/in``),
+``fd.interval``, ``fd.domain``, ``fd.distinct``, ``fd.eq``, ``fd.plus``
+(``fd/+``), ``fd.times`` (``fd/*``), plus ``fd.ne``/``lt``/``le``/``gt``/``ge``
+and ``fd.label``. Every constraint is a goal.
+
+>>> from relqueens import run_all, vars, fd
+>>> x, y = vars(2)
+>>> run_all([x, y], fd.in_(x, y, fd.interval(0, 3)), y == x + 2)
+([0, 2], [1, 3])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .domain import Domain, domain, domain_of, interval
+from .errors import DomainError
+from .labeling import label
+from .post import Distinct, InDomain, post_goal
+from .terms import Lin, Product, Relation, isvar, lin
+
+__all__ = [
+    "Domain",
+    "DomainError",
+    "Relation",
+    "distinct",
+    "domain",
+    "domain_of",
+    "dot",
+    "eq",
+    "ge",
+    "gt",
+    "in_",
+    "interval",
+    "label",
+    "le",
+    "lin",
+    "lt",
+    "minus",
+    "ne",
+    "plus",
+    "quot",
+    "times",
+]
+
+
+def _flatten(args: Iterable) -> list:
+    out = []
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            out.extend(a)
+        else:
+            out.append(a)
+    return out
+
+
+def _check_term(t: object, where: str) -> None:
+    if isvar(t) or (isinstance(t, int) and not isinstance(t, bool)):
+        return
+    raise TypeError(f"{where} takes logic variables or integers, got {t!r} ({type(t).__name__})")
+
+
+def in_(*args: object) -> InDomain:
+    """Constrain one or more variables to a domain (core.logic's ``fd/in``).
+
+    >>> from relqueens import run_all, var, fd
+    >>> x = var()
+    >>> run_all(x, fd.in_(x, fd.domain(-1, 4)))
+    (-1, 4)
+    """
+    if len(args) < 2:
+        raise TypeError("in_ takes one or more variables followed by a domain")
+    *vs, dom = args
+    if not isinstance(dom, Domain):
+        raise TypeError(
+            f"the last argument of in_ must be a domain (fd.interval or fd.domain), got {dom!r}"
+        )
+    if not dom:
+        raise ValueError("in_ was given the empty domain: no value could satisfy it")
+    vs = _flatten(vs)
+    for v in vs:
+        _check_term(v, "in_")
+    return InDomain(tuple(vs), dom)
+
+
+def distinct(terms: Iterable) -> Distinct:
+    """All terms take different values (core.logic's ``fd/distinct``).
+
+    Terms are variables, ``x + c`` / ``x - c`` offsets, or integers.
+
+    >>> from relqueens import run_all, vars, fd
+    >>> a, b = vars(2)
+    >>> run_all((a, b), fd.in_(a, b, fd.interval(0, 1)), fd.distinct([a, b]))
+    ((0, 1), (1, 0))
+    """
+    if isinstance(terms, (Lin, Relation, Product)) or isvar(terms):
+        raise TypeError("distinct takes a list of terms, e.g. fd.distinct([x, y, z])")
+    out = []
+    for t in terms:
+        if isinstance(t, Lin):
+            if t.offset_var() is None:
+                raise TypeError(f"distinct takes variables, x + c terms or integers, got {t}")
+        else:
+            _check_term(t, "distinct")
+        out.append(t)
+    return Distinct(tuple(out))
+
+
+def eq(*args: object):
+    """Post relations (core.logic's ``fd/eq``), or, given two terms, ``a == b``.
+
+    >>> from relqueens import run_all, vars, fd
+    >>> ci, cj = vars(2)
+    >>> run_all((ci, cj), fd.in_(ci, cj, fd.interval(0, 2)), fd.eq(cj != ci + 1, ci != cj + 1, fd.ne(ci, cj)))
+    ((0, 2), (2, 0))
+    """
+    if args and all(isinstance(a, Relation) for a in args):
+        return args[0] if len(args) == 1 else post_goal(args)
+    if len(args) == 2 and not any(isinstance(a, Relation) for a in args):
+        return Relation("==", args[0], args[1])
+    raise TypeError(
+        "fd.eq takes relations (fd.eq(x != y + 1, ...)) or two terms (fd.eq(x, y)), "
+        f"got {args!r}"
+    )
+
+
+def ne(a: object, b: object) -> Relation:
+    """``a != b``. Needed for two bare variables, where ``x != y`` is a Python bool."""
+    return Relation("!=", a, b)
+
+
+def lt(a: object, b: object) -> Relation:
+    """``a < b`` (core.logic's ``fd/<``)."""
+    return Relation("<", a, b)
+
+
+def le(a: object, b: object) -> Relation:
+    """``a <= b`` (core.logic's ``fd/<=``)."""
+    return Relation("<=", a, b)
+
+
+def gt(a: object, b: object) -> Relation:
+    """``a > b`` (core.logic's ``fd/>``)."""
+    return Relation(">", a, b)
+
+
+def ge(a: object, b: object) -> Relation:
+    """``a >= b`` (core.logic's ``fd/>=``)."""
+    return Relation(">=", a, b)
+
+
+def plus(x: object, y: object, z: object) -> Relation:
+    """``x + y == z`` (core.logic's ``fd/+``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x, y = vars(2)
+    >>> run_all(x, fd.in_(x, y, fd.interval(0, 9)), fd.plus(x, 3, y), fd.eq(y, 5))
+    (2,)
+    """
+    return Relation("==", lin(x) + lin(y), z)
+
+
+def minus(x: object, y: object, z: object) -> Relation:
+    """``x - y == z`` (core.logic's ``fd/-``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x, y = vars(2)
+    >>> run_all(y, fd.in_(x, y, fd.interval(-5, 5)), fd.minus(x, y, 4), fd.eq(x, 1))
+    (-3,)
+    """
+    return Relation("==", lin(x) - lin(y), z)
+
+
+def quot(x: object, y: object, z: object) -> Relation:
+    """``x / y == z`` exactly, i.e. ``y * z == x`` (core.logic's ``fd/quot``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> y, z = vars(2)
+    >>> run_all((y, z), fd.in_(y, z, fd.interval(1, 12)), fd.quot(12, y, z), y < z)
+    ((1, 12), (2, 6), (3, 4))
+    """
+    return Relation("==", lin(y) * lin(z), x)
+
+
+def times(x: object, y: object, z: object) -> Relation:
+    """``x * y == z`` (core.logic's ``fd/*``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x, y = vars(2)
+    >>> run_all((x, y), fd.in_(x, y, fd.interval(-3, 3)), fd.times(x, y, -6))
+    ((-3, 2), (-2, 3), (2, -3), (3, -2))
+    """
+    return Relation("==", lin(x) * lin(y), z)
+
+
+def dot(coeffs: Iterable[int], xs: Iterable) -> Lin:
+    """The linear expression ``sum(c * x for c, x in zip(coeffs, xs))``.
+
+    >>> from relqueens import var, fd
+    >>> fd.dot([1, 10], [var("a"), var("b")]) == 42
+    ~a + 10*~b == 42
+    """
+    coeffs, xs = list(coeffs), list(xs)
+    if len(coeffs) != len(xs):
+        raise ValueError(f"dot needs as many coefficients ({len(coeffs)}) as terms ({len(xs)})")
+    terms: dict = {}
+    const = 0
+    for c, x in zip(coeffs, xs):
+        if isinstance(c, bool) or not isinstance(c, int):
+            raise TypeError(f"dot takes integer coefficients, got {c!r}")
+        t = lin(x)
+        const += c * t.const
+        for v, a in t.terms.items():
+            terms[v] = terms.get(v, 0) + c * a
+    return Lin(terms, const)
+

@@ -1,0 +1,229 @@
+"""Labeling: enumerate values for FD variables, propagating after each choice.
+
+The search is a depth-first loop over an explicit stack of domain lists, not
+a tower of nested kanren streams: one generator, lazy, with no recursion, so
+the first answer comes at once and the ten-thousandth costs no more than the
+first. It yields kanren states, so labeling is an ordinary goal.
+
+Variable selection (``select``): ``leftmost``; ``ff`` (first-fail: smallest
+domain, ties leftmost); ``ffc`` (smallest domain, ties the most constrained);
+``min`` (smallest lower bound); ``max`` (largest upper bound).
+Value order (``order``): ``up``, ``down``, or ``mid`` (middle-out: the value nearest the
+centre of the domain first, which makes first-fail nearly backtrack-free on N-queens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from kanren.constraints import ConstrainedState
+from .domain import Domain
+from .errors import DomainError
+from .propagators import fixpoint, high, low
+from .store import FDStore, is_int, store_of, walk
+from .terms import isvar
+
+SELECT = ("leftmost", "ff", "ffc", "min", "max")
+ORDER = ("up", "down", "mid")
+
+
+def _node(D: list[int], k: int, d: int) -> list:
+    """A search-stack entry: domains, position of the chosen variable, values left, centre."""
+    return [D, k, d, ((d & -d).bit_length() + d.bit_length() - 2) // 2]
+
+
+def _middle(rest: int, centre: int) -> int:
+    """The bit of ``rest`` nearest to bit position ``centre`` (ties: the lower)."""
+    above = rest >> centre
+    hi = (above & -above).bit_length() - 1 + centre if above else None
+    below = rest & ((1 << centre) - 1)
+    lo = below.bit_length() - 1 if below else None
+    if hi is None or (lo is not None and centre - lo <= hi - centre):
+        return 1 << lo
+    return 1 << hi
+
+
+def _leftmost(D, idxs, k0, model):
+    for k in range(k0, len(idxs)):
+        d = D[idxs[k]]
+        if d & (d - 1):
+            return k
+    return -1
+
+
+def _best(key: Callable) -> Callable:
+    """A selector that picks the open variable with the smallest ``key``, ties leftmost."""
+
+    def select(D, idxs, k0, model):
+        best, best_key = -1, None
+        for k, i in enumerate(idxs):
+            d = D[i]
+            if d & (d - 1):
+                kk = key(d, i, model)
+                if best_key is None or kk < best_key:
+                    best, best_key = k, kk
+        return best
+
+    return select
+
+
+SELECTORS = {
+    "leftmost": _leftmost,
+    "ff": _best(lambda d, i, m: d.bit_count()),
+    "ffc": _best(lambda d, i, m: (d.bit_count(), -degree(m, i))),
+    "min": _best(lambda d, i, m: low(d, m.off[i])),
+    "max": _best(lambda d, i, m: -high(d, m.off[i])),
+}
+
+
+def degree(model, i: int) -> int:
+    """How many constraints mention FD variable ``i``."""
+    return sum(len(members) for members, _ in model.rows[i]) + len(model.watch[i])
+
+
+def check_options(select: str, order: str) -> None:
+    """Raise ``ValueError`` for an unknown labeling option."""
+    if select not in SELECTORS:
+        raise ValueError(f"unknown variable selection {select!r}; choose one of {', '.join(SELECT)}")
+    if order not in ORDER:
+        raise ValueError(f"unknown value order {order!r}; choose one of {', '.join(ORDER)}")
+
+
+def search(
+    D0: list[int],
+    store: FDStore,
+    idxs: list[int],
+    select: str = "leftmost",
+    order: str = "up",
+    exists_from: int | None = None,
+) -> Iterator[list[int]]:
+    """Yield every domain list, reachable by labeling ``idxs``, where they are all fixed.
+
+    ``D0`` must be at a fixpoint. With ``exists_from=k`` (leftmost only), the
+    variables from position ``k`` on are only checked for one solution each
+    time the first ``k`` are fixed, not enumerated.
+    """
+    choose = SELECTORS[select]
+    down, mid = order == "down", order == "mid"
+    model, version = store.current(), store.version
+    k = choose(D0, idxs, 0, model)
+    if k < 0:
+        yield D0
+        return
+    cut = len(idxs) if exists_from is None else exists_from
+    stack = [_node(D0[:], k, D0[idxs[k]])]
+    while stack:
+        top = stack[-1]
+        D, k, rest, centre = top
+        if mid:
+            bit = _middle(rest, centre)
+        else:
+            bit = 1 << (rest.bit_length() - 1) if down else rest & -rest
+        rest ^= bit
+        i = idxs[k]
+        if rest:
+            top[2] = rest
+            D = D[:]
+        else:
+            stack.pop()
+        D[i] = bit
+        if fixpoint(D, {i}, model):
+            k = choose(D, idxs, k, model)
+            if k >= 0:
+                stack.append(_node(D, k, D[idxs[k]]))
+                continue
+            yield D
+            if len(model.log) != version:  # the consumer posted more on this model
+                model = store.model = type(model).replay(model.log[:version])
+            while stack and stack[-1][1] >= cut:
+                stack.pop()
+
+
+def solved_state(S: ConstrainedState, store: FDStore, D: list[int]):
+    """State ``S`` with domains ``D`` and every newly fixed variable bound (or ``False``).
+
+    The variables are free and their values are integers in their domains,
+    so binding them is a plain extension of the substitution; only the other
+    kanren stores (e.g. ``neq``'s) are asked to check it.
+    """
+    m, D0 = store.model, store.D
+    data = dict(S.data)
+    for i, (d, d0) in enumerate(zip(D, D0)):
+        if d != d0:
+            w = walk(m.vars[i], data)
+            if isvar(w):
+                data[w] = m.off[i] + d.bit_length() - 1
+    new = FDStore(store.model, store.version, D, store.pending)
+    others = {k: c.copy() for k, c in S.constraints.items() if k is not FDStore}
+    S2 = ConstrainedState.__new__(ConstrainedState)  # adopt ``data`` without a third copy
+    S2.data, S2.constraints = data, {**others, FDStore: new}
+    for c in others.values():
+        if not c.post_unify_check(data, None, None, S2):
+            return False
+    return S2
+
+
+def open_indices(store: FDStore, variables: Iterable, s) -> list[int]:
+    """The FD indices of the open variables among ``variables`` (constants skipped).
+
+    Raises :class:`DomainError` for a free variable that has no domain.
+    """
+    idxs, seen = [], set()
+    for v in variables:
+        w = walk(v, s)
+        if not isvar(w):
+            continue
+        i = None if store is None else store.index_of(w)
+        if i is None:
+            raise DomainError(f"cannot label {v}: it has no domain (give it one with fd.in_)")
+        if i not in seen:
+            seen.add(i)
+            idxs.append(i)
+    return idxs
+
+
+def label(variables: Iterable, *, select: str = "leftmost", order: str = "up") -> Callable:
+    """A goal that assigns values to ``variables``, one answer per assignment.
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x, y = vars(2)
+    >>> run_all((x, y), fd.in_(x, y, fd.interval(1, 2)), x < y, fd.label([x, y]))
+    ((1, 2),)
+    """
+    check_options(select, order)
+    variables = list(variables)
+    for v in variables:
+        if not (isvar(v) or is_int(v)):
+            raise TypeError(f"label takes logic variables (or integers), got {v!r}")
+
+    def label_goal(S) -> Iterator:
+        s = getattr(S, "data", S)
+        if any(not (isvar(w) or is_int(w)) for w in (walk(v, s) for v in variables)):
+            return
+        store = store_of(S)
+        idxs = open_indices(store, variables, s)
+        if not idxs:
+            yield S
+            return
+        for D in search(store.D, store, idxs, select, order):
+            S2 = solved_state(S, store, D)
+            if S2 is not False:
+                yield S2
+
+    return label_goal
+
+
+def domain_of(S, v) -> Domain | None:
+    """The domain of ``v`` in state ``S`` (a singleton for a bound integer).
+
+    >>> from relqueens import var, fd
+    >>> x = var()
+    >>> S = next(fd.in_(x, fd.interval(0, 3))({}))
+    >>> domain_of(S, x)
+    {0..3}
+    """
+    w = walk(v, getattr(S, "data", S))
+    if is_int(w):
+        return Domain(1, w)
+    store = store_of(S)
+    return None if store is None or not isvar(w) else store.domain(w)

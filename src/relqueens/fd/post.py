@@ -1,0 +1,352 @@
+"""Posting constraints: from relations and constraint records to propagators.
+
+A constraint is a small immutable record (:class:`InDomain`, :class:`Distinct`
+or a :class:`~relqueens.fd.terms.Relation`) that is also a goal. Posting
+walks its variables in the substitution (so bindings made earlier, in any goal
+order, become constants), normalizes it, and records the cheapest propagator
+that enforces it. A constraint whose variables have no domain yet waits in
+the store's ``pending`` table and is posted again when they get one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from unification import unify
+
+from .domain import Domain, interval
+from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, low
+from .store import FDStore, alias, fd_state, is_int, walk
+from .terms import Lin, Relation, isvar, lin, var
+
+
+class InDomain:
+    """``vars`` all take values in ``dom`` (core.logic's ``fd/in``)."""
+
+    __slots__ = ("vars", "dom")
+
+    def __init__(self, variables: tuple, dom: Domain) -> None:
+        self.vars, self.dom = variables, dom
+
+    def __call__(self, state):
+        return post_goal((self,))(state)
+
+    def __repr__(self) -> str:
+        return f"in_({', '.join(map(str, self.vars))}, {self.dom})"
+
+
+class Distinct:
+    """The terms ``x + c`` (or integers) all take different values."""
+
+    __slots__ = ("terms",)
+
+    def __init__(self, terms: tuple) -> None:
+        self.terms = terms
+
+    def __call__(self, state):
+        return post_goal((self,))(state)
+
+    def __repr__(self) -> str:
+        return f"distinct([{', '.join(map(str, self.terms))}])"
+
+
+CONSTRAINTS = (InDomain, Distinct, Relation)
+"""The constraint records: ``lall``/``run`` post consecutive ones as one batch."""
+
+
+def is_constraint(goal: object) -> bool:
+    """True for an FD constraint record (a goal that ``post_goal`` can batch)."""
+    return type(goal) in CONSTRAINTS
+
+
+def post_goal(constraints: Iterable) -> callable:
+    """One goal that posts many constraints and propagates once.
+
+    This is how tens of thousands of constraints are posted without nesting
+    goals: ``lall`` and ``run`` group consecutive constraints into one.
+    """
+    constraints = tuple(constraints)
+
+    def post_goal_(S):
+        S = fd_state(S)
+        posting = Posting(S.constraints[FDStore], S.data)
+        for c in constraints:
+            if not posting.post(c):
+                return
+        if not posting.finish():
+            return
+        if posting.bindings:
+            vs, vals = zip(*posting.bindings)
+            S = unify(vs, vals, S)
+            if S is False:
+                return
+        yield S
+
+    return post_goal_
+
+
+_NORMAL = {  # op -> (negate, add to k, normal op): sum + k  op  0
+    "==": (False, 0, "=="),
+    "!=": (False, 0, "!="),
+    "<=": (False, 0, "<="),
+    "<": (False, 1, "<="),
+    ">=": (True, 0, "<="),
+    ">": (True, 1, "<="),
+}
+
+
+class Posting:
+    """One round of changes to a store: posts, new bindings, then a fixpoint.
+
+    ``bindings`` lists ``(var, value)`` pairs the caller must add to the
+    substitution after :meth:`finish` (variables that became fixed).
+    """
+
+    def __init__(self, store: FDStore, s) -> None:
+        self.store, self.s = store, s
+        self.queue: set[int] = set()
+        self.touched: list[int] = []
+        self.reposts: list = []
+        self.bindings: list = []
+        self._own_pending = False
+
+    # -- pending constraints ------------------------------------------------
+    def wait(self, v, constraint) -> bool:
+        """Park ``constraint`` until ``v`` gets a domain or a value."""
+        pending = self._pending()
+        pending[v] = pending.get(v, ()) + (constraint,)
+        return True
+
+    def wake(self, v) -> None:
+        """Schedule the constraints waiting on ``v`` to be posted again."""
+        if v in self.store.pending:
+            self.reposts.extend(self._pending().pop(v))
+
+    def _pending(self) -> dict:
+        if not self._own_pending:
+            self.store.pending = dict(self.store.pending)
+            self._own_pending = True
+        return self.store.pending
+
+    # -- domains --------------------------------------------------------------
+    def restrict(self, v, dom: Domain) -> bool:
+        """Intersect the domain of free variable ``v`` with ``dom`` (registering it)."""
+        store = self.store
+        i = store.index_of(v)
+        if i is None:
+            self.queue.add(store.register(v, dom.bits, dom.lo))
+            self.wake(v)
+            return True
+        o = store.model.off[i]
+        bits = dom.bits << (dom.lo - o) if dom.lo >= o else dom.bits >> (o - dom.lo)
+        return self.set(i, store.D[i] & bits)
+
+    def set(self, i: int, d: int) -> bool:
+        """Narrow ``D[i]`` to ``d``."""
+        D = self.store.D
+        if d != D[i]:
+            if not d:
+                return False
+            D[i] = d
+            self.queue.add(i)
+        return True
+
+    def bound(self, keys: list) -> bool:
+        """Variables ``keys`` were just bound by a unification: check and propagate."""
+        store, s = self.store, self.s
+        for w in keys:
+            i = store.index_of(w)
+            if i is not None:
+                val = walk(w, s)
+                if isvar(val):
+                    alias(store, i, val, self.queue)
+                elif not is_int(val):
+                    return False
+                else:
+                    pos = val - store.model.off[i]
+                    if pos < 0 or not (store.D[i] >> pos) & 1:
+                        return False
+                    self.set(i, 1 << pos)
+            self.wake(w)
+        return self.finish()
+
+    def finish(self) -> bool:
+        """Propagate to a fixpoint, post woken constraints, and collect new bindings."""
+        store = self.store
+        while True:
+            if not fixpoint(store.D, self.queue, store.current(), self.touched):
+                return False
+            if not self.reposts:
+                break
+            todo, self.reposts = self.reposts, []
+            for c in todo:
+                if not self.post(c):
+                    return False
+        D, m, s = store.D, store.model, self.s
+        seen = set()
+        for i in self.touched:
+            d = D[i]
+            if not d & (d - 1) and i not in seen:
+                seen.add(i)
+                w = walk(m.vars[i], s)
+                if isvar(w):
+                    self.bindings.append((w, m.off[i] + d.bit_length() - 1))
+        self.touched = []
+        return True
+
+    # -- constraints ----------------------------------------------------------
+    def post(self, c) -> bool:
+        """Post one constraint record; ``False`` if it fails at once."""
+        if type(c) is InDomain:
+            return self.post_in(c)
+        if type(c) is Distinct:
+            return self.post_distinct(c)
+        if c.kind == "times":
+            return self.post_times(c)
+        return self.post_linear(c.lhs - c.rhs, c.op, c)
+
+    def post_in(self, c: InDomain) -> bool:
+        for v in c.vars:
+            w = walk(v, self.s)
+            if isvar(w):
+                if not self.restrict(w, c.dom):
+                    return False
+            elif w not in c.dom:
+                return False
+        return True
+
+    def post_distinct(self, c: Distinct) -> bool:
+        members: list[tuple[int, int]] = []
+        taken: set[int] = set()
+        for term in c.terms:
+            v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)
+            w = walk(v, self.s)
+            if isvar(w):
+                i = self.store.index_of(w)
+                if i is None:
+                    return self.wait(w, c)
+                if (i, k) in members:
+                    return False
+                members.append((i, k))
+            elif is_int(w):
+                if w + k in taken:
+                    return False
+                taken.add(w + k)
+            else:
+                return False
+        D, off = self.store.D, self.store.model.off
+        for value in taken:
+            for j, cj in members:
+                pos = value - cj - off[j]
+                if pos >= 0 and not self.set(j, D[j] & ~(1 << pos)):
+                    return False
+        if len(members) > 1:
+            self.store.record(("distinct", tuple(members), c))
+            self.queue.update(i for i, _ in members)
+        return True
+
+    def post_linear(self, expr: Lin, op: str, source) -> bool:
+        """Post ``expr op 0``."""
+        negate, extra, op = _NORMAL[op]
+        k = expr.const
+        terms: dict = {}
+        for v, a in expr.terms.items():
+            w = walk(v, self.s)
+            if isvar(w):
+                terms[w] = terms.get(w, 0) + a
+            elif is_int(w):
+                k += a * w
+            else:
+                return False
+        if negate:
+            terms = {w: -a for w, a in terms.items()}
+            k = -k
+        k += extra
+        terms = {w: a for w, a in terms.items() if a}
+        if not terms:
+            return {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]
+        index = self.store.index_of
+        missing = [w for w in terms if index(w) is None]
+        if missing:
+            if op == "==" and len(missing) == 1 and abs(terms[missing[0]]) == 1:
+                return self.define(missing[0], terms, k, source)
+            return self.wait(missing[0], source)
+        idx = {w: index(w) for w in terms}
+        if len(terms) == 1:
+            ((w, a),) = terms.items()
+            return self.unary(idx[w], a, k, op)
+        items = [(idx[w], a) for w, a in terms.items()]
+        if len(items) == 2 and sorted(a for _, a in items) == [-1, 1]:
+            (x, _), (y, _) = sorted(items, key=lambda t: -t[1])
+            return self.binary(x, y, -k, op, source)  # x op y + (-k)
+        self.attach(Linear(tuple(items), k, op, source))
+        return True
+
+    def define(self, w, terms: dict, k: int, source) -> bool:
+        """``w`` has no domain and ``sum(terms) + k == 0`` defines it: give it the bounds."""
+        a = terms[w]
+        lo = hi = -k * a
+        D, off, index = self.store.D, self.store.model.off, self.store.index_of
+        for v, b in terms.items():
+            if v is not w:
+                i = index(v)
+                ends = (-b * a * low(D[i], off[i]), -b * a * high(D[i], off[i]))
+                lo, hi = lo + min(ends), hi + max(ends)
+        if not self.restrict(w, interval(lo, hi)):
+            return False
+        return self.post_linear(Lin(terms, k), "==", source)
+
+    def unary(self, i: int, a: int, k: int, op: str) -> bool:
+        """Post ``a * x_i + k  op  0``."""
+        D, o = self.store.D, self.store.model.off[i]
+        d = D[i]
+        if op == "<=":  # a*x <= -k
+            if a > 0:
+                p = (-k) // a - o + 1
+                return self.set(i, 0 if p <= 0 else d & ((1 << p) - 1))
+            p = -(k // a) - o  # x >= ceil(-k / a), a < 0
+            return self.set(i, d if p <= 0 else (d >> p) << p)
+        if k % a:
+            return op == "!="
+        pos = -k // a - o
+        has = pos >= 0 and (d >> pos) & 1
+        if op == "==":
+            return bool(has) and self.set(i, 1 << pos)
+        return self.set(i, d & ~(1 << pos)) if has else True
+
+    def binary(self, x: int, y: int, c: int, op: str, source) -> bool:
+        """Post ``x op y + c`` between two FD variables."""
+        if op == "!=":
+            self.store.record(("ne", x, y, c, source))
+            self.queue.update((x, y))
+        elif op == "==":
+            self.attach(EqOffset(x, y, c, source))
+        else:
+            self.attach(LeOffset(x, y, c, source))
+        return True
+
+    def attach(self, p) -> None:
+        """Record a general propagator and schedule it."""
+        self.store.record(("prop", p))
+        self.queue.update(p.vars)
+
+    def post_times(self, c: Relation) -> bool:
+        x, y = walk(c.lhs.x, self.s), walk(c.lhs.y, self.s)
+        for a, b in ((x, y), (y, x)):
+            if is_int(a):
+                return self.post_linear(lin(b) * a - c.rhs, "==", c)
+        z = c.rhs.single_var()
+        z = walk(z, self.s) if z is not None else c.rhs.const
+        idx = []
+        for w in (x, y, z):
+            if isvar(w):
+                i = self.store.index_of(w)
+                if i is None:
+                    return self.wait(w, c)
+                idx.append(i)
+            elif not is_int(w):
+                return False
+        if is_int(z):
+            idx.append(self.store.register(var(prefix="times"), 1, z))
+        self.attach(Times(*idx, source=c))
+        return True

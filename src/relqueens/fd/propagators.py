@@ -1,0 +1,246 @@
+"""Propagators and the fixpoint loop that runs them.
+
+Domains live in a list ``D`` of bitsets, one per FD variable index, where
+bit ``p`` of ``D[i]`` stands for the value ``off[i] + p`` (``off`` is fixed
+when the variable is registered, so domains only ever lose bits).
+
+Two kinds of propagation run from one queue of changed variables:
+
+* **value elimination** (``!=`` with offsets, ``distinct``): when a variable
+  becomes fixed to ``a``, each entry ``(members, c)`` of ``rows[i]`` removes
+  ``a + c - cj`` from every other member ``(j, cj)``. All pairwise ``!=`` of
+  one variable share a single row, so the hot loop is two nested ``for``\\ s.
+* **general propagators** (``=``/``<=`` with offsets, linear sums, products):
+  objects with ``propagate(D, off, queue) -> bool`` that narrow domains and
+  return ``False`` on failure; ``watch[i]`` lists those to wake on any change
+  of variable ``i``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import ceil, floor
+
+
+def low(d: int, o: int) -> int:
+    """The smallest value of bitset ``d`` at offset ``o``."""
+    return o + (d & -d).bit_length() - 1
+
+
+def high(d: int, o: int) -> int:
+    """The largest value of bitset ``d`` at offset ``o``."""
+    return o + d.bit_length() - 1
+
+
+def keep_le(d: int, o: int, u: int) -> int:
+    """``d`` without the values above ``u``."""
+    p = u - o + 1
+    return 0 if p <= 0 else d & ((1 << p) - 1)
+
+
+def keep_ge(d: int, o: int, lo: int) -> int:
+    """``d`` without the values below ``lo``."""
+    p = lo - o
+    return d if p <= 0 else (d >> p) << p
+
+
+def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = None) -> bool:
+    """Propagate the changes of the variables in ``queue`` until nothing changes.
+
+    ``D`` is narrowed in place. Returns ``False`` as soon as a domain empties.
+    Indices popped from the queue are appended to ``touched`` when given.
+    """
+    off, rows, watch = model.off, model.rows, model.watch
+    while queue:
+        i = queue.pop()
+        if touched is not None:
+            touched.append(i)
+        d = D[i]
+        if not d & (d - 1):
+            a = off[i] + d.bit_length() - 1
+            for members, ci in rows[i]:
+                v = a + ci
+                for j, cj in members:
+                    pos = v - cj - off[j]
+                    if pos >= 0 and j != i:
+                        dj = D[j]
+                        if (dj >> pos) & 1:
+                            dj ^= 1 << pos
+                            if not dj:
+                                return False
+                            D[j] = dj
+                            queue.add(j)
+        for p in watch[i]:
+            if not p.propagate(D, off, queue):
+                return False
+    return True
+
+
+def narrow(D: list[int], queue: set[int], i: int, d: int) -> bool:
+    """Set ``D[i]`` to ``d`` (a subset); queue ``i`` if it changed; ``False`` if empty."""
+    if d != D[i]:
+        if not d:
+            return False
+        D[i] = d
+        queue.add(i)
+    return True
+
+
+class Propagator:
+    """Base of the general propagators: ``vars`` (indices) and a display ``source``."""
+
+    __slots__ = ("vars", "source")
+
+    def propagate(self, D: list[int], off: list[int], queue: set[int]) -> bool:
+        """Narrow the domains in ``D``; return ``False`` on failure."""
+        raise NotImplementedError  # pragma: no cover - every subclass defines it
+
+    def entailed(self, D: list[int], off: list[int]) -> bool:
+        """True when every assignment of the current domains satisfies it (after propagation)."""
+        return all(not D[i] & (D[i] - 1) for i in self.vars)
+
+
+class EqOffset(Propagator):
+    """``x == y + c``, domain consistent (bitsets shifted and intersected)."""
+
+    __slots__ = ("x", "y", "c")
+
+    def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
+        self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
+
+    def propagate(self, D, off, queue):
+        x, y = self.x, self.y
+        s = off[y] + self.c - off[x]
+        dy = D[y]
+        dx = D[x] & (dy << s if s >= 0 else dy >> -s)
+        back = dx >> s if s >= 0 else dx << -s
+        return narrow(D, queue, x, dx) and narrow(D, queue, y, dy & back)
+
+
+class LeOffset(Propagator):
+    """``x <= y + c``, bounds consistent."""
+
+    __slots__ = ("x", "y", "c")
+
+    def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
+        self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
+
+    def propagate(self, D, off, queue):
+        x, y, c = self.x, self.y, self.c
+        dx, dy = D[x], D[y]
+        return narrow(D, queue, x, keep_le(dx, off[x], high(dy, off[y]) + c)) and narrow(
+            D, queue, y, keep_ge(dy, off[y], low(dx, off[x]) - c)
+        )
+
+    def entailed(self, D, off):
+        return high(D[self.x], off[self.x]) <= low(D[self.y], off[self.y]) + self.c
+
+
+class Linear(Propagator):
+    """``sum(a_i * x_i) + k  op  0`` for ``op`` in ``==``, ``<=``, ``!=``.
+
+    ``==`` and ``<=`` are bounds consistent; ``!=`` prunes when one variable
+    is left open and checks when none is.
+    """
+
+    __slots__ = ("terms", "k", "op")
+
+    def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source=None) -> None:
+        self.terms, self.k, self.op, self.source = terms, k, op, source
+        self.vars = tuple(i for i, _ in terms)
+
+    def propagate(self, D, off, queue):
+        if self.op == "!=":
+            return self._not_equal(D, off, queue)
+        if not _sum_le(self.terms, self.k, D, off, queue):
+            return False
+        if self.op == "==":
+            neg = tuple((i, -a) for i, a in self.terms)
+            return _sum_le(neg, -self.k, D, off, queue)
+        return True
+
+    def entailed(self, D, off):
+        if self.op == "<=":
+            most = self.k + sum(
+                a * (high(D[i], off[i]) if a > 0 else low(D[i], off[i])) for i, a in self.terms
+            )
+            return most <= 0
+        return super().entailed(D, off)
+
+    def _not_equal(self, D, off, queue):
+        total, open_term = self.k, None
+        for i, a in self.terms:
+            d = D[i]
+            if d & (d - 1):
+                if open_term is not None:
+                    return True
+                open_term = (i, a)
+            else:
+                total += a * high(d, off[i])
+        if open_term is None:
+            return total != 0
+        i, a = open_term
+        if total % a:
+            return True
+        pos = -total // a - off[i]
+        if pos >= 0 and (D[i] >> pos) & 1:
+            return narrow(D, queue, i, D[i] & ~(1 << pos))
+        return True
+
+
+def _sum_le(terms, k, D, off, queue) -> bool:
+    """Bounds-propagate ``sum(a * x) + k <= 0``."""
+    mins = []
+    least = k
+    for i, a in terms:
+        m = a * (low(D[i], off[i]) if a > 0 else high(D[i], off[i]))
+        mins.append(m)
+        least += m
+    if least > 0:
+        return False
+    for (i, a), m in zip(terms, mins):
+        room = m - least  # a * x_i may be at most this
+        d, o = D[i], off[i]
+        nd = keep_le(d, o, room // a) if a > 0 else keep_ge(d, o, -(room // -a))
+        if not narrow(D, queue, i, nd):
+            return False
+    return True
+
+
+class Times(Propagator):
+    """``x * y == z``, bounds consistent where division allows."""
+
+    __slots__ = ("x", "y", "z")
+
+    def __init__(self, x: int, y: int, z: int, source: object = None) -> None:
+        self.x, self.y, self.z, self.vars, self.source = x, y, z, (x, y, z), source
+
+    def propagate(self, D, off, queue):
+        x, y, z = self.x, self.y, self.z
+        xl, xh = low(D[x], off[x]), high(D[x], off[x])
+        yl, yh = low(D[y], off[y]), high(D[y], off[y])
+        corners = (xl * yl, xl * yh, xh * yl, xh * yh)
+        dz = keep_ge(keep_le(D[z], off[z], max(corners)), off[z], min(corners))
+        if not narrow(D, queue, z, dz):
+            return False
+        zl, zh = low(dz, off[z]), high(dz, off[z])
+        return _quotient(D, off, queue, x, zl, zh, yl, yh) and _quotient(
+            D, off, queue, y, zl, zh, xl, xh
+        )
+
+
+def _quotient(D, off, queue, i, zl, zh, dl, dh) -> bool:
+    """Narrow ``x_i`` to the bounds of ``z / d`` for ``z`` in ``zl..zh``, ``d`` in ``dl..dh``."""
+    o = off[i]
+    d = D[i]
+    if zl > 0 or zh < 0:  # z is never 0, so neither factor is
+        d = _without(d, o, 0)
+    if dl > 0 or dh < 0:
+        q = [Fraction(zz, dd) for zz in (zl, zh) for dd in (dl, dh)]
+        d = keep_ge(keep_le(d, o, floor(max(q))), o, ceil(min(q)))
+    return narrow(D, queue, i, d)
+
+
+def _without(d: int, o: int, value: int) -> int:
+    pos = value - o
+    return d & ~(1 << pos) if pos >= 0 else d

@@ -1,0 +1,243 @@
+"""The FD constraint store that lives inside kanren's ``ConstrainedState``.
+
+A store is three things:
+
+* a :class:`Model` — the FD variables and the propagators attached to them,
+  indexed by variable number. Models grow by appending to a log and are
+  shared between states: a store that is behind the model's head (because a
+  sibling branch posted more) replays the log up to its own version before it
+  is used, so branches never see each other's constraints and posting stays
+  linear in the number of constraints;
+* ``D``, the list of domain bitsets, copied per state (kanren's issue #12);
+* ``pending``, constraints that wait for one of their variables to get a
+  domain (so constraints may be posted before ``fd.in_``).
+
+kanren calls :meth:`FDStore.post_unify_check` after every unification: the
+store finds the variables the unification bound (the new keys of the
+substitution), checks and fixes their domains, propagates, and binds every
+variable that propagation fixed.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+from kanren.constraints import ConstrainedState, ConstraintStore
+from unification import Var
+
+from .domain import Domain
+from .propagators import EqOffset, Propagator, fixpoint
+from .terms import isvar
+
+
+def walk(term: object, s) -> object:
+    """Follow variable bindings in substitution ``s`` until a value or a free variable."""
+    while isvar(term):
+        nxt = s.get(term, term)
+        if nxt is term:
+            return term
+        term = nxt
+    return term
+
+
+def is_int(value: object) -> bool:
+    """True for an ``int`` that is not a ``bool``."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Model:
+    """FD variables and propagators, built from an append-only log."""
+
+    __slots__ = ("log", "vars", "index", "off", "rows", "pairs", "watch", "props")
+
+    def __init__(self) -> None:
+        self.log: list = []
+        self.vars: list[Var] = []
+        self.index: dict[Var, int] = {}
+        self.off: list[int] = []
+        self.rows: list[list] = []
+        self.pairs: list[list | None] = []
+        self.watch: list[list[Propagator]] = []
+        self.props: list = []
+
+    @classmethod
+    def replay(cls, log: list) -> Model:
+        """A fresh model holding the effect of ``log``."""
+        model = cls()
+        for entry in log:
+            model.apply(entry)
+        return model
+
+    def apply(self, entry: tuple) -> None:
+        """Record ``entry`` in the log and index it."""
+        self.log.append(entry)
+        kind = entry[0]
+        if kind == "var":
+            _, v, o = entry
+            self.index[v] = len(self.vars)
+            self.vars.append(v)
+            self.off.append(o)
+            self.rows.append([])
+            self.pairs.append(None)
+            self.watch.append([])
+        elif kind == "alias":
+            _, v, i = entry
+            self.index[v] = i
+        elif kind == "ne":  # x != y + c
+            _, x, y, c, source = entry
+            self._pair(x).append((y, c))
+            self._pair(y).append((x, -c))
+            self.props.append(entry)
+        elif kind == "distinct":
+            _, members, source = entry
+            for i, ci in members:
+                self.rows[i].append((members, ci))
+            self.props.append(entry)
+        else:  # "prop"
+            p = entry[1]
+            for i in set(p.vars):
+                self.watch[i].append(p)
+            self.props.append(entry)
+
+    def _pair(self, i: int) -> list:
+        row = self.pairs[i]
+        if row is None:
+            row = self.pairs[i] = []
+            self.rows[i].append((row, 0))
+        return row
+
+
+class FDStore(ConstraintStore):
+    """kanren constraint store holding FD domains and propagators."""
+
+    __slots__ = ("model", "version", "D", "pending", "pre_len")
+    op_str = "fd"
+
+    def __init__(self, model: Model | None = None, version: int = 0, D=None, pending=None):
+        self.lvar_constraints = {}
+        self.model = Model() if model is None else model
+        self.version = version
+        self.D: list[int] = [] if D is None else D
+        self.pending: dict = {} if pending is None else pending
+        self.pre_len: int | None = None
+
+    def copy(self) -> FDStore:
+        new = FDStore(self.model, self.version, self.D[:], self.pending)
+        new.pre_len = self.pre_len
+        return new
+
+    # -- the model -------------------------------------------------------
+    def current(self) -> Model:
+        """The model as of this store's version (replayed if a sibling moved on)."""
+        m = self.model
+        if len(m.log) != self.version:
+            m = self.model = Model.replay(m.log[: self.version])
+        return m
+
+    def record(self, entry: tuple) -> None:
+        """Append ``entry`` to this store's model."""
+        m = self.current()
+        m.apply(entry)
+        self.version = len(m.log)
+
+    def register(self, v: Var, bits: int, o: int) -> int:
+        """Make ``v`` an FD variable with domain bitset ``bits`` at offset ``o``."""
+        self.record(("var", v, o))
+        self.D.append(bits)
+        return len(self.D) - 1
+
+    def index_of(self, v: Var) -> int | None:
+        """The index of FD variable ``v`` (``None`` if it has no domain here)."""
+        return self.current().index.get(v)
+
+    def domain(self, v: Var) -> Domain | None:
+        """The current domain of ``v``, or ``None`` if it has none."""
+        i = self.index_of(v)
+        return None if i is None else Domain(self.D[i], self.model.off[i])
+
+    # -- kanren's hooks --------------------------------------------------
+    def pre_unify_check(self, lvar_map, lvar=None, value=None):
+        self.pre_len = len(lvar_map)
+        return True
+
+    def post_unify_check(self, lvar_map, lvar=None, value=None, old_state=None):
+        n0, self.pre_len = self.pre_len, None
+        if n0 is None or len(lvar_map) <= n0:
+            return True
+        from .post import Posting
+
+        keys = list(islice(reversed(lvar_map), len(lvar_map) - n0))
+        extra = False
+        while keys:
+            posting = Posting(self, lvar_map)
+            if not posting.bound(keys):
+                return False
+            keys = []
+            for v, val in posting.bindings:
+                w = walk(v, lvar_map)
+                if isvar(w):
+                    lvar_map[w] = val
+                    old_state.data[w] = val
+                    keys.append(w)
+                    extra = True
+                elif w != val:
+                    return False
+        if not extra:
+            return True
+        # Propagation fixed more variables and bound them: the other stores
+        # must see those bindings too.
+        return all(
+            store.post_unify_check(lvar_map, None, None, old_state)
+            for store in old_state.constraints.values()
+            if store is not self
+        )
+
+    # -- display and comparison ------------------------------------------
+    def __contains__(self, lvar) -> bool:
+        return self.index_of(lvar) is not None
+
+    def constraints_str(self, lvar) -> str:
+        d = self.domain(lvar)
+        return "" if d is None else f"in {d}"
+
+    def __eq__(self, other) -> bool:
+        return (
+            type(other) is FDStore
+            and self.D == other.D
+            and self.model.log[: self.version] == other.model.log[: other.version]
+            and self.pending == other.pending
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        m = self.current()
+        doms = ", ".join(f"{v} in {Domain(d, o)}" for v, d, o in zip(m.vars, self.D, m.off))
+        return f"FDStore({doms})"
+
+
+def fd_state(S) -> ConstrainedState:
+    """A new ``ConstrainedState`` like ``S`` (copied) that has an :class:`FDStore`."""
+    if isinstance(S, ConstrainedState):
+        S = S.copy()
+    else:
+        S = ConstrainedState(S)
+    if FDStore not in S.constraints:
+        S.constraints[FDStore] = FDStore()
+    return S
+
+
+def store_of(S) -> FDStore | None:
+    """The FD store of state ``S``, if it has one."""
+    constraints = getattr(S, "constraints", None)
+    return None if constraints is None else constraints.get(FDStore)
+
+
+def alias(store: FDStore, i: int, target: Var, queue: set[int]) -> None:
+    """FD variable ``i`` was bound to the free variable ``target``: carry its domain over."""
+    j = store.index_of(target)
+    if j is None:
+        store.record(("alias", target, i))
+    elif j != i:
+        store.record(("prop", EqOffset(i, j, 0, source=(store.model.vars[i], target))))
+        queue.update((i, j))

@@ -1,0 +1,76 @@
+"""Bad input gets a clear exception that names the culprit."""
+
+import pytest
+
+from relqueens import DomainError, eq, fd, run, run_all, var, vars
+from relqueens.fd import interval
+
+x, y, z = vars(3)
+
+
+@pytest.mark.parametrize(
+    "make, exc, message",
+    [
+        (lambda: fd.in_(x, interval(0, 1) & interval(3, 4)), ValueError, "empty domain"),
+        (lambda: fd.in_(x, [0, 1, 2]), TypeError, "must be a domain"),
+        (lambda: fd.in_(x), TypeError, "followed by a domain"),
+        (lambda: fd.in_("a", interval(0, 3)), TypeError, "'a'"),
+        (lambda: fd.lt(x, "a"), TypeError, "'a'"),
+        (lambda: x + 1.5, TypeError, "1.5"),
+        (lambda: fd.ne(x, None), TypeError, "None"),
+        (lambda: fd.distinct([x, "a"]), TypeError, "'a'"),
+        (lambda: fd.distinct(x), TypeError, "list of terms"),
+        (lambda: fd.distinct([2 * x, y]), TypeError, "2\\*"),
+        (lambda: x * y * z, TypeError, "unsupported expression"),
+        (lambda: (x + 1) * (y + 1), TypeError, "unsupported expression"),
+        (lambda: x * y < 3, TypeError, "only as x \\* y == z"),
+        (lambda: x * y == z + 1, TypeError, "z a variable or an integer"),
+        (lambda: fd.eq(x), TypeError, "fd.eq takes"),
+        (lambda: fd.eq(x < y, x), TypeError, "fd.eq takes"),
+        (lambda: fd.dot([1, 2], [x]), ValueError, "as many"),
+        (lambda: fd.dot([1.5], [x]), TypeError, "integer coefficients"),
+        (lambda: fd.label([x], select="random"), ValueError, "leftmost, ff"),
+        (lambda: fd.label([x], order="sideways"), ValueError, "up, down"),
+        (lambda: fd.label(["a"]), TypeError, "'a'"),
+        (lambda: eq(x, y + 1), TypeError, "FD expression"),
+        (lambda: vars(-1), ValueError, "-1"),
+    ],
+)
+def test_construction_errors(make, exc, message):
+    with pytest.raises(exc, match=message):
+        make()
+
+
+def test_chained_comparison_is_refused():
+    with pytest.raises(TypeError, match="chained comparisons"):
+        0 <= x < 8  # noqa: B015
+
+
+@pytest.mark.parametrize("n, exc", [(-1, ValueError), (1.5, TypeError), ("3", TypeError), (True, TypeError)])
+def test_bad_n_in_run(n, exc):
+    with pytest.raises(exc, match="run's n"):
+        run(n, x, fd.in_(x, interval(0, 1)))
+
+
+def test_bool_goal_gets_a_hint():
+    with pytest.raises(TypeError, match="fd.ne"):
+        run_all(x, x != y)
+    with pytest.raises(TypeError, match="goal 1 is not a goal"):
+        run_all(x, fd.in_(x, interval(0, 1)), 42)
+
+
+def test_labeling_a_variable_without_domain():
+    with pytest.raises(DomainError, match="no domain"):
+        run_all(x, fd.label([x]))
+
+
+def test_open_constraint_on_a_variable_without_domain():
+    with pytest.raises(DomainError, match="no domain"):
+        run_all(x, fd.in_(x, interval(0, 3)), x < y)
+    # the same program with y given a domain is fine
+    assert len(run_all(x, fd.in_(x, interval(0, 3)), x < y, fd.in_(y, interval(0, 3)))) == 3
+
+
+def test_a_plain_variable_in_q_is_not_an_error():
+    (answer,) = run_all((x, y), fd.in_(x, interval(1, 1)))
+    assert answer[0] == 1 and answer[1] is y

@@ -1,0 +1,199 @@
+"""Each propagator: narrowing, failure and entailment."""
+
+import pytest
+
+from relqueens import eq, fd, run, run_all, var, vars
+from relqueens.fd import Domain, domain, interval
+from relqueens.fd.propagators import EqOffset, LeOffset, Linear, Times
+
+
+def bits(*values, off=0):
+    """Bitset of ``values`` at offset ``off``."""
+    out = 0
+    for v in values:
+        out |= 1 << (v - off)
+    return out
+
+
+def dom(D, off, i):
+    return set(Domain(D[i], off[i]))
+
+
+def rng(lo, hi, off):
+    return bits(*range(lo, hi + 1), off=off)
+
+
+# -- direct propagator calls ----------------------------------------------------
+
+def test_eq_offset_narrows_both_sides():
+    off = [0, -3]
+    D = [rng(0, 9, 0), rng(-3, 2, -3)]  # x in 0..9, y in -3..2
+    q = set()
+    assert EqOffset(0, 1, 4).propagate(D, off, q)  # x == y + 4
+    assert dom(D, off, 0) == set(range(1, 7))
+    assert dom(D, off, 1) == set(range(-3, 3))
+    assert q == {0}
+
+
+def test_eq_offset_fails_on_disjoint_domains():
+    off = [0, 0]
+    D = [rng(0, 2, 0), rng(5, 6, 0)]
+    assert not EqOffset(0, 1, 0).propagate(D, off, set())
+
+
+def test_le_offset_bounds():
+    off = [0, 0]
+    D = [rng(0, 9, 0), rng(0, 9, 0)]
+    q = set()
+    assert LeOffset(0, 1, -3).propagate(D, off, q)  # x <= y - 3
+    assert dom(D, off, 0) == set(range(0, 7))
+    assert dom(D, off, 1) == set(range(3, 10))
+    assert q == {0, 1}
+
+
+def test_le_offset_fails_and_is_entailed():
+    off = [0, 0]
+    assert not LeOffset(0, 1, 0).propagate([bits(5), bits(1, 2)], off, set())
+    D = [bits(1), bits(7)]
+    q = set()
+    assert LeOffset(0, 1, 0).propagate(D, off, q)
+    assert q == set() and D == [bits(1), bits(7)]
+
+
+def test_linear_eq_bounds():
+    # x + y - 10 == 0 with x in 0..9, y in 0..4  ->  x in 6..9
+    off = [0, 0]
+    D = [rng(0, 9, 0), rng(0, 4, 0)]
+    assert Linear(((0, 1), (1, 1)), -10, "==").propagate(D, off, set())
+    assert dom(D, off, 0) == set(range(6, 10))
+    assert dom(D, off, 1) == set(range(1, 5))
+
+
+def test_linear_le_with_negative_coefficients():
+    # 2x - 3y + 1 <= 0, x in -5..5, y in 0..2  ->  x <= 2 (y = 2 gives 2x <= 5)
+    off = [-5, 0]
+    D = [rng(-5, 5, -5), rng(0, 2, 0)]
+    assert Linear(((0, 2), (1, -3)), 1, "<=").propagate(D, off, set())
+    assert max(dom(D, off, 0)) == 2
+    assert min(dom(D, off, 1)) == 0  # x = -5 allows y = 0
+
+
+def test_linear_fails_and_is_entailed():
+    off = [0, 0]
+    assert not Linear(((0, 1), (1, 1)), -100, "==").propagate([rng(0, 9, 0), rng(0, 9, 0)], off, set())
+    D = [bits(3), bits(4)]
+    assert Linear(((0, 1), (1, 1)), -7, "==").propagate(D, off, set())
+    assert not Linear(((0, 1), (1, 1)), -7, "!=").propagate([bits(3), bits(4)], off, set())
+
+
+def test_linear_not_equal_prunes_last_open_variable():
+    off = [0, 0]
+    D = [bits(3), rng(0, 9, 0)]
+    assert Linear(((0, 2), (1, 1)), -10, "!=").propagate(D, off, set())  # 2x + y != 10
+    assert 4 not in dom(D, off, 1) and len(dom(D, off, 1)) == 9
+
+
+def test_times_bounds_with_negatives():
+    off = [-3, -3, -9]
+    D = [rng(-3, 3, -3), rng(-3, 3, -3), rng(-9, 9, -9)]
+    z = 2
+    D[z] = bits(6, off=-9)  # z == 6
+    assert Times(0, 1, 2).propagate(D, off, set())
+    assert 0 not in dom(D, off, 0) and 0 not in dom(D, off, 1)
+    assert dom(D, off, 0) <= {-3, -2, -1, 1, 2, 3}
+
+
+def test_times_fails_and_checks_when_fixed():
+    off = [0, 0, 0]
+    assert not Times(0, 1, 2).propagate([bits(2), bits(3), bits(5)], off, set())
+    assert Times(0, 1, 2).propagate([bits(2), bits(3), bits(6)], off, set())
+
+
+# -- through the public API ------------------------------------------------------------
+
+x, y, z = vars(3)
+
+
+def test_ne_offset_forward_checks():
+    (r,) = run(0, y, fd.in_(x, y, interval(0, 5)), y != x + 2, eq(x, 1), residual=True)
+    assert r.domains[y] == interval(0, 5).remove(3)
+
+
+def test_ne_fails_when_equal():
+    assert run_all(x, fd.in_(x, y, interval(0, 5)), fd.ne(x, y), eq(x, 2), eq(y, 2)) == ()
+
+
+def test_distinct_forward_checking_and_pigeonhole_by_search():
+    a, b, c = vars(3)
+    assert run_all((a, b, c), fd.in_(a, b, c, interval(0, 1)), fd.distinct([a, b, c])) == ()
+    (r,) = run(0, (b, c), fd.in_(a, b, c, interval(0, 2)), fd.distinct([a, b, c]), eq(a, 0), residual=True)
+    assert r.domains[b] == interval(1, 2) and r.domains[c] == interval(1, 2)
+
+
+def test_distinct_with_offsets_and_constants():
+    a, b = vars(2)
+    sols = run_all((a, b), fd.in_(a, b, interval(0, 3)), fd.distinct([a, b + 1, 2]))
+    assert set(sols) == {(p, q) for p in range(4) for q in range(4) if len({p, q + 1, 2}) == 3}
+    assert run_all(a, fd.in_(a, interval(0, 3)), fd.distinct([a, 1, 1])) == ()
+    assert run_all(a, fd.in_(a, interval(0, 3)), fd.distinct([a, a])) == ()
+    assert run_all(a, fd.in_(a, interval(0, 1)), fd.distinct([a, a + 1])) == (0, 1)
+
+
+def test_singleton_binds_the_variable():
+    # propagation fixes y, and the binding is visible to plain kanren goals
+    from relqueens import membero
+
+    sols = run_all(y, fd.in_(x, y, interval(0, 3)), y == x + 3, membero(y, [3, 4]))
+    assert sols == (3,)
+    (r,) = run(0, (x, y), fd.in_(x, y, interval(0, 3)), y == x + 3, residual=True)
+    assert r.term == (0, 3) and r.domains == {} and r.constraints == ()
+
+
+def test_entailed_constraints_leave_the_residual():
+    (r,) = run(0, (x, y), fd.in_(x, y, interval(0, 3)), x < y, eq(x, 0), residual=True)
+    assert r.domains == {y: interval(1, 3)}
+    assert r.constraints == ()
+
+
+def test_residual_shows_open_constraints():
+    (r,) = run(0, (x, y), fd.in_(x, y, interval(0, 3)), y != x + 1, residual=True)
+    assert r.domains == {x: interval(0, 3), y: interval(0, 3)}
+    assert [repr(c) for c in r.constraints] in ([f"{y} != {x} + 1"], [f"{x} != {y} - 1"])
+    assert "where" in repr(r)
+
+
+def test_plus_and_times_solve():
+    assert run_all((x, y), fd.in_(x, y, interval(0, 5)), fd.plus(x, y, 7), x < y) == ((2, 5), (3, 4))
+    sols = run_all((x, y, z), fd.in_(x, y, interval(-2, 2)), fd.in_(z, interval(-4, 4)), fd.times(x, y, z), z < -2)
+    assert set(sols) == {(a, b, a * b) for a in range(-2, 3) for b in range(-2, 3) if a * b < -2}
+
+
+def test_times_with_constant_factor_is_linear():
+    assert run_all(y, fd.in_(y, interval(-9, 9)), fd.times(3, y, 6)) == (2,)
+    assert run_all(y, fd.in_(y, interval(-9, 9)), fd.times(y, 3, 7)) == ()
+
+
+def test_sum_le_and_eq():
+    a, b, c = vars(3)
+    sols = run_all((a, b, c), fd.in_(a, b, c, interval(0, 3)), fd.dot([1, 2, 3], [a, b, c]) <= 2)
+    assert set(sols) == {(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0)}
+    assert len(run_all((a, b, c), fd.in_(a, b, c, interval(0, 9)), a + b + c == 27)) == 1
+
+
+@pytest.mark.parametrize(
+    "rel, expected",
+    [
+        (lambda: x < 2, {0, 1}),
+        (lambda: x <= 2, {0, 1, 2}),
+        (lambda: x > 2, {3}),
+        (lambda: x >= 2, {2, 3}),
+        (lambda: x + 0 == 2, {2}),
+        (lambda: x + 0 != 2, {0, 1, 3}),
+        (lambda: 2 * x + 1 <= 4, {0, 1}),
+        (lambda: -2 * x <= -3, {2, 3}),
+        (lambda: 3 * x == 7, set()),
+        (lambda: 3 * x != 7, {0, 1, 2, 3}),
+    ],
+)
+def test_unary_relations(rel, expected):
+    assert set(run_all(x, fd.in_(x, interval(0, 3)), rel())) == expected

@@ -1,0 +1,191 @@
+"""run/run_all conventions, laziness, goal order, labeling options, scale."""
+
+import itertools
+import random
+
+import pytest
+
+from relqueens import (
+    Residual,
+    conde,
+    eq,
+    fd,
+    lall,
+    membero,
+    neq,
+    run,
+    run_all,
+    var,
+    vars,
+)
+from relqueens.fd import interval
+
+
+def queens_goals(n):
+    cols = vars(n)
+    goals = [fd.in_(*cols, interval(0, n - 1)), fd.distinct(cols)]
+    for i, j in itertools.combinations(range(n), 2):
+        goals += [cols[j] != cols[i] + (j - i), cols[i] != cols[j] + (j - i)]
+    return cols, goals
+
+
+def test_run_conventions():
+    x = var()
+    goal = fd.in_(x, interval(0, 4))
+    assert run(0, x, goal) == (0, 1, 2, 3, 4)
+    assert run(2, x, goal) == (0, 1)
+    assert run(9, x, goal) == (0, 1, 2, 3, 4)
+    lazy = run(None, x, goal)
+    assert next(lazy) == 0 and list(lazy) == [1, 2, 3, 4]
+    assert run_all(x, goal) == run(0, x, goal)
+
+
+def test_plain_kanren_goals_still_work():
+    x, y = var(), var()
+    assert run_all(x, membero(x, [1, 2, 3])) == (1, 2, 3)
+    assert run_all((x, y), eq((x, 2), (1, y))) == ((1, 2),)
+    assert run_all(x, conde([eq(x, 1)], [eq(x, 2)])) == (1, 2)
+    unbound = run_all(x, eq(y, 1))
+    assert len(unbound) == 1 and unbound[0] is x
+
+
+def test_first_answer_is_lazy():
+    """The first board of 14,200 comes without computing the rest."""
+    cols, goals = queens_goals(12)
+    seen = []
+
+    def spy(S):
+        seen.append(1)
+        yield S
+
+    answers = run(None, cols, *goals, fd.label(cols), spy)
+    first = next(answers)
+    assert sorted(first) == list(range(12))
+    assert len(seen) == 1
+    next(answers)
+    assert len(seen) == 2
+
+
+def test_queens_eight_counts_in_any_goal_order():
+    cols, goals = queens_goals(8)
+    assert len(run_all(cols, *goals)) == 92
+    rng = random.Random(1)
+    for _ in range(5):
+        shuffled = goals + [eq(cols[0], 0)]
+        rng.shuffle(shuffled)
+        sols = run_all(cols, *shuffled)
+        assert len(sols) == 4 and all(s[0] == 0 for s in sols)
+
+
+def test_pin_by_unifying_the_whole_list():
+    cols, goals = queens_goals(8)
+    board = [0, var(), var(), var(), var(), var(), var(), var()]
+    assert len(run_all(cols, eq(cols, board), *goals)) == 4
+    assert len(run_all(cols, *goals, eq(cols, board))) == 4
+
+
+def test_pin_outside_domain_and_non_integer_fail_logically():
+    x = var()
+    assert run_all(x, fd.in_(x, interval(0, 3)), eq(x, 7)) == ()
+    assert run_all(x, eq(x, 7), fd.in_(x, interval(0, 3))) == ()
+    assert run_all(x, fd.in_(x, interval(0, 3)), eq(x, "a")) == ()
+    assert run_all(x, eq(x, "a"), fd.in_(x, interval(0, 3))) == ()
+    assert run_all(x, eq(x, True), fd.in_(x, interval(0, 3))) == ()
+
+
+def test_aliasing_fd_variables():
+    x, y, z = vars(3)
+    assert run_all((x, y), fd.in_(x, interval(0, 5)), fd.in_(y, interval(3, 9)), eq(x, y)) == (
+        (3, 3),
+        (4, 4),
+        (5, 5),
+    )
+    # x bound to a variable with no domain: the domain follows the binding
+    assert run_all(z, fd.in_(x, interval(0, 2)), eq(x, z), z > 0) == (1, 2)
+    assert run_all(z, eq(x, z), z > 0, fd.in_(x, interval(0, 2))) == (1, 2)
+
+
+def test_neq_does_not_leak_between_branches():
+    x = var()
+    goal = conde([neq(x, 1)], [eq(x, 1)])
+    assert sorted(run_all(x, fd.in_(x, interval(0, 2)), goal)) == [0, 1, 2]
+
+
+def test_hidden_fd_variables_are_checked_not_enumerated():
+    q, h1, h2, h3 = vars(4)
+    # h1..h3 distinct in 0..1 is unsatisfiable, though propagation alone cannot tell
+    hidden = [fd.in_(h1, h2, h3, interval(0, 1)), fd.distinct([h1, h2, h3])]
+    assert run_all(q, fd.in_(q, interval(0, 2)), *hidden) == ()
+    # satisfiable hidden variables neither multiply nor hide answers
+    free = [fd.in_(h1, h2, interval(0, 5))]
+    assert run_all(q, fd.in_(q, interval(0, 2)), *free) == (0, 1, 2)
+
+
+def test_label_strategies_give_the_same_set():
+    cols, goals = queens_goals(6)
+    base = set(map(tuple, run_all(cols, *goals)))
+    assert len(base) == 4
+    for select in ("leftmost", "ff", "ffc", "min", "max"):
+        for order in ("up", "down", "mid"):
+            sols = run_all(cols, *goals, fd.label(cols, select=select, order=order))
+            assert len(sols) == 4 and set(map(tuple, sols)) == base, (select, order)
+
+
+def test_label_order_down_and_leftmost_default_order():
+    x, y = vars(2)
+    goals = [fd.in_(x, y, interval(0, 2)), x < y]
+    assert run_all((x, y), *goals) == ((0, 1), (0, 2), (1, 2))
+    assert run_all((x, y), *goals, fd.label([x, y], order="down")) == ((1, 2), (0, 2), (0, 1))
+    assert run_all((y, x), *goals) == ((1, 0), (2, 0), (2, 1))
+
+
+def test_label_ff_picks_the_smallest_domain_first():
+    x, y = vars(2)
+    seen = []
+
+    def spy(S):
+        seen.append((S.data.get(x), S.data.get(y)))
+        yield S
+
+    goals = [fd.in_(x, interval(0, 9)), fd.in_(y, interval(0, 1))]
+    run_all((x, y), *goals, fd.label([x, y], select="ff"), spy)
+    assert [b for _, b in seen[:10]] == [0] * 10
+
+
+def test_residual_mode():
+    x, y = vars(2)
+    answers = run(0, (x, y), fd.in_(x, y, interval(0, 7)), x < y, residual=True)
+    assert len(answers) == 1 and isinstance(answers[0], Residual)
+    r = answers[0]
+    assert r.term == (x, y)
+    assert r.domains == {x: interval(0, 6), y: interval(1, 7)}
+    assert len(r.constraints) == 1
+    # a residual constraint is a goal: posting it with a pin finishes the job
+    assert run_all((x, y), fd.in_(x, y, r.domains[x] | r.domains[y]), *r.constraints, eq(x, 6)) == ((6, 7),)
+
+
+def test_residual_lists_pending_constraints():
+    x, y = vars(2)
+    (r,) = run(0, x, fd.in_(x, interval(0, 3)), x < y, residual=True)
+    assert any(repr(c) == f"{x} < {y}" for c in r.constraints)
+
+
+def test_tens_of_thousands_of_constraints_post_without_recursion():
+    cols, goals = queens_goals(200)
+    assert len(goals) > 39_000
+    (sol,) = run(1, cols, *goals, fd.label(cols, select="ff", order="mid"))
+    assert sorted(sol) == list(range(200))
+    # kanren-style nesting of the same goals also works
+    (sol2,) = run(1, cols, lall(lall(goals[:2]), lall(goals[2:])), fd.label(cols, select="ff", order="mid"))
+    assert sol2 == sol
+
+
+def test_constraints_posted_before_domains():
+    cols, goals = queens_goals(6)
+    reordered = goals[2:] + goals[:2]
+    assert len(run_all(cols, *reordered)) == 4
+
+
+def test_derived_domain_from_equality():
+    x, y = vars(2)
+    assert run_all(x, fd.in_(y, interval(0, 2)), x + 1 == y) == (-1, 0, 1)
