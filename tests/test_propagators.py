@@ -29,7 +29,7 @@ def test_eq_offset_narrows_both_sides():
     off = [0, -3]
     D = [rng(0, 9, 0), rng(-3, 2, -3)]  # x in 0..9, y in -3..2
     q = set()
-    assert EqOffset(0, 1, 4).propagate(D, off, q)  # x == y + 4
+    assert EqOffset(0, 1, 4).propagate(D, off, q, 0)  # x == y + 4
     assert dom(D, off, 0) == set(range(1, 7))
     assert dom(D, off, 1) == set(range(-3, 3))
     assert q == {0}
@@ -38,14 +38,14 @@ def test_eq_offset_narrows_both_sides():
 def test_eq_offset_fails_on_disjoint_domains():
     off = [0, 0]
     D = [rng(0, 2, 0), rng(5, 6, 0)]
-    assert not EqOffset(0, 1, 0).propagate(D, off, set())
+    assert not EqOffset(0, 1, 0).propagate(D, off, set(), 0)
 
 
 def test_le_offset_bounds():
     off = [0, 0]
     D = [rng(0, 9, 0), rng(0, 9, 0)]
     q = set()
-    assert LeOffset(0, 1, -3).propagate(D, off, q)  # x <= y - 3
+    assert LeOffset(0, 1, -3).propagate(D, off, q, 0)  # x <= y - 3
     assert dom(D, off, 0) == set(range(0, 7))
     assert dom(D, off, 1) == set(range(3, 10))
     assert q == {0, 1}
@@ -53,10 +53,10 @@ def test_le_offset_bounds():
 
 def test_le_offset_fails_and_is_entailed():
     off = [0, 0]
-    assert not LeOffset(0, 1, 0).propagate([bits(5), bits(1, 2)], off, set())
+    assert not LeOffset(0, 1, 0).propagate([bits(5), bits(1, 2)], off, set(), 0)
     D = [bits(1), bits(7)]
     q = set()
-    assert LeOffset(0, 1, 0).propagate(D, off, q)
+    assert LeOffset(0, 1, 0).propagate(D, off, q, 0)
     assert q == set() and D == [bits(1), bits(7)]
 
 
@@ -64,7 +64,7 @@ def test_linear_eq_bounds():
     # x + y - 10 == 0 with x in 0..9, y in 0..4  ->  x in 6..9
     off = [0, 0]
     D = [rng(0, 9, 0), rng(0, 4, 0)]
-    assert Linear(((0, 1), (1, 1)), -10, "==").propagate(D, off, set())
+    assert Linear(((0, 1), (1, 1)), -10, "==").propagate(D, off, set(), 0)
     assert dom(D, off, 0) == set(range(6, 10))
     assert dom(D, off, 1) == set(range(1, 5))
 
@@ -73,23 +73,23 @@ def test_linear_le_with_negative_coefficients():
     # 2x - 3y + 1 <= 0, x in -5..5, y in 0..2  ->  x <= 2 (y = 2 gives 2x <= 5)
     off = [-5, 0]
     D = [rng(-5, 5, -5), rng(0, 2, 0)]
-    assert Linear(((0, 2), (1, -3)), 1, "<=").propagate(D, off, set())
+    assert Linear(((0, 2), (1, -3)), 1, "<=").propagate(D, off, set(), 0)
     assert max(dom(D, off, 0)) == 2
     assert min(dom(D, off, 1)) == 0  # x = -5 allows y = 0
 
 
 def test_linear_fails_and_is_entailed():
     off = [0, 0]
-    assert not Linear(((0, 1), (1, 1)), -100, "==").propagate([rng(0, 9, 0), rng(0, 9, 0)], off, set())
+    assert not Linear(((0, 1), (1, 1)), -100, "==").propagate([rng(0, 9, 0), rng(0, 9, 0)], off, set(), 0)
     D = [bits(3), bits(4)]
-    assert Linear(((0, 1), (1, 1)), -7, "==").propagate(D, off, set())
-    assert not Linear(((0, 1), (1, 1)), -7, "!=").propagate([bits(3), bits(4)], off, set())
+    assert Linear(((0, 1), (1, 1)), -7, "==").propagate(D, off, set(), 0)
+    assert not Linear(((0, 1), (1, 1)), -7, "!=").propagate([bits(3), bits(4)], off, set(), 0)
 
 
 def test_linear_not_equal_prunes_last_open_variable():
     off = [0, 0]
     D = [bits(3), rng(0, 9, 0)]
-    assert Linear(((0, 2), (1, 1)), -10, "!=").propagate(D, off, set())  # 2x + y != 10
+    assert Linear(((0, 2), (1, 1)), -10, "!=").propagate(D, off, set(), 0)  # 2x + y != 10
     assert 4 not in dom(D, off, 1) and len(dom(D, off, 1)) == 9
 
 
@@ -98,15 +98,15 @@ def test_times_bounds_with_negatives():
     D = [rng(-3, 3, -3), rng(-3, 3, -3), rng(-9, 9, -9)]
     z = 2
     D[z] = bits(6, off=-9)  # z == 6
-    assert Times(0, 1, 2).propagate(D, off, set())
+    assert Times(0, 1, 2).propagate(D, off, set(), 0)
     assert 0 not in dom(D, off, 0) and 0 not in dom(D, off, 1)
     assert dom(D, off, 0) <= {-3, -2, -1, 1, 2, 3}
 
 
 def test_times_fails_and_checks_when_fixed():
     off = [0, 0, 0]
-    assert not Times(0, 1, 2).propagate([bits(2), bits(3), bits(5)], off, set())
-    assert Times(0, 1, 2).propagate([bits(2), bits(3), bits(6)], off, set())
+    assert not Times(0, 1, 2).propagate([bits(2), bits(3), bits(5)], off, set(), 0)
+    assert Times(0, 1, 2).propagate([bits(2), bits(3), bits(6)], off, set(), 0)
 
 
 # -- through the public API ------------------------------------------------------------

@@ -48,6 +48,12 @@ def csps(draw):
             st.integers(-8, 8),
         ),
         st.tuples(st.just("pin"), idx, st.integers(-7, 7)),
+        st.tuples(
+            st.just("lex"),
+            st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=1, max_size=3),
+            st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=3, max_size=3),
+        ),
+        st.tuples(st.just("inverse"), st.lists(idx, min_size=1, max_size=3), st.lists(idx, min_size=3, max_size=3)),
         st.tuples(st.just("alias"), idx, idx),
     )
     items += draw(st.lists(constraint, max_size=5))
@@ -84,6 +90,24 @@ def build(item, vs):
         expr = fd.dot([c for c, _ in terms], [vs[i] for _, i in terms])
         goal = {"==": expr == k, "<=": expr <= k, "!=": expr != k, ">=": expr >= k}[op]
         return goal, lambda a: OPS[op](sum(c * a[i] for c, i in terms), k)
+    if kind == "lex":
+        _, xs, ys = item
+        ys = ys[: len(xs)]
+        term = lambda i, a, c: vs[i] * a + c  # noqa: E731
+        goal = fd.lex_le([term(*t) for t in xs], [term(*t) for t in ys])
+        value = lambda a, t: t[1] * a[t[0]] + t[2]  # noqa: E731
+        return goal, lambda a: [value(a, t) for t in xs] <= [value(a, t) for t in ys]
+    if kind == "inverse":
+        _, xs, ys = item
+        ys = ys[: len(xs)]
+        m = len(xs)
+
+        def check(a):
+            return all(0 <= a[i] < m for i in xs + ys) and all(
+                (a[xs[r]] == c) == (a[ys[c]] == r) for r in range(m) for c in range(m)
+            )
+
+        return fd.inverse([vs[i] for i in xs], [vs[i] for i in ys]), check
     if kind == "pin":
         _, i, v = item
         return eq(vs[i], v), lambda a: a[i] == v

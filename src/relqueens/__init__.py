@@ -16,12 +16,18 @@ from . import fd
 from .core import Residual, conj, eq, fail, lall, neq, run, run_all, succeed
 from .fd import DomainError, domain, interval, label
 from .fd.terms import LVar, var, vars
+from .queens import complete, iter_queens, possible_columns, queens, queenso, symmetry_breako
+from .squares import PinError
+from .check import check  # noqa: E402 - after queens, which it uses
 
 __all__ = [
     "DomainError",
     "LVar",
+    "PinError",
     "Residual",
     "appendo",
+    "check",
+    "complete",
     "conde",
     "conj",
     "conso",
@@ -31,6 +37,7 @@ __all__ = [
     "fd",
     "heado",
     "interval",
+    "iter_queens",
     "label",
     "lall",
     "lany",
@@ -38,10 +45,14 @@ __all__ = [
     "neq",
     "nullo",
     "permuteo",
+    "possible_columns",
+    "queens",
+    "queenso",
     "rembero",
     "run",
     "run_all",
     "succeed",
+    "symmetry_breako",
     "tailo",
     "var",
     "vars",

@@ -260,14 +260,14 @@ def _residual(q: Any, S) -> Residual:
                 found.append(Distinct(tuple(lin(term_of(i)) + c for i, c in members)))
         elif not entry[1].entailed(D, m.off):
             rel = _describe(entry[1], term_of)
-            if rel.kind == "times" or (rel.lhs - rel.rhs).terms:  # not x == x
-                found.append(rel)
+            if not isinstance(rel, Relation) or rel.kind == "times" or (rel.lhs - rel.rhs).terms:
+                found.append(rel)  # (not x == x)
     for constraints in store.pending.values():
         found.extend(constraints)
     return Residual(term, domains, tuple(found))
 
 
-def _describe(p, term_of) -> Relation:
+def _describe(p, term_of):
     """The relation a propagator enforces, in terms of the open variables."""
     if isinstance(p, EqOffset):
         return Relation("==", term_of(p.x), lin(term_of(p.y)) + p.c)
@@ -275,7 +275,8 @@ def _describe(p, term_of) -> Relation:
         return Relation("<=", term_of(p.x), lin(term_of(p.y)) + p.c)
     if isinstance(p, Times):
         return Relation("==", lin(term_of(p.x)) * lin(term_of(p.y)), term_of(p.z))
-    assert isinstance(p, Linear)
+    if not isinstance(p, Linear):
+        return p.source  # lex_le, inverse: shown as posted
     total = sum((lin(term_of(i)) * a for i, a in p.terms), lin(0))
     return Relation(p.op, total, -p.k)
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from .domain import Domain, domain, domain_of, interval
 from .errors import DomainError
 from .labeling import label
-from .post import Distinct, InDomain, post_goal
+from .post import Distinct, InDomain, Inverse, LexLe, post_goal
 from .terms import Lin, Product, Relation, isvar, lin
 
 __all__ = [
@@ -34,7 +34,9 @@ __all__ = [
     "gt",
     "in_",
     "interval",
+    "inverse",
     "label",
+    "lex_le",
     "le",
     "lin",
     "lt",
@@ -124,6 +126,52 @@ def eq(*args: object):
         "fd.eq takes relations (fd.eq(x != y + 1, ...)) or two terms (fd.eq(x, y)), "
         f"got {args!r}"
     )
+
+
+def _offset_terms(terms: Iterable, where: str) -> tuple:
+    out = []
+    for t in terms:
+        if isinstance(t, Lin):
+            if len(t.terms) != 1 or abs(next(iter(t.terms.values()))) != 1:
+                raise TypeError(f"{where} takes terms x + c or c - x, got {t}")
+        else:
+            _check_term(t, where)
+        out.append(t)
+    return tuple(out)
+
+
+def lex_le(xs: Iterable, ys: Iterable) -> LexLe:
+    """``xs`` is lexicographically at most ``ys`` (terms ``x``, ``x + c``, ``c - x``).
+
+    The lex-leader constraints of symmetry breaking are made of these.
+
+    >>> from relqueens import run_all, vars, fd
+    >>> a, b = vars(2)
+    >>> run_all((a, b), fd.in_(a, b, fd.interval(0, 1)), fd.lex_le([a, b], [b, a]))
+    ((0, 0), (0, 1), (1, 1))
+    """
+    xs, ys = _offset_terms(xs, "lex_le"), _offset_terms(ys, "lex_le")
+    if len(xs) != len(ys):
+        raise ValueError(f"lex_le compares lists of equal length, got {len(xs)} and {len(ys)}")
+    return LexLe(xs, ys)
+
+
+def inverse(xs: Iterable, ys: Iterable) -> Inverse:
+    """``ys`` is the inverse permutation of ``xs`` over ``0..n-1``: ``xs[r] == c`` iff ``ys[c] == r``.
+
+    This is the channeling a board's transpose (and its rotations) needs.
+
+    >>> from relqueens import run_all, vars, fd
+    >>> xs, ys = vars(3), vars(3)
+    >>> run_all(ys, fd.inverse(xs, ys), fd.eq(xs[0], 1), fd.eq(xs[1], 2))
+    ([2, 0, 1],)
+    """
+    xs, ys = tuple(xs), tuple(ys)
+    if len(xs) != len(ys):
+        raise ValueError(f"inverse needs lists of equal length, got {len(xs)} and {len(ys)}")
+    for t in xs + ys:
+        _check_term(t, "inverse")
+    return Inverse(xs, ys)
 
 
 def ne(a: object, b: object) -> Relation:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from unification import unify
 
 from .domain import Domain, interval
-from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, low
+from .propagators import EqOffset, Inverse as InverseProp, LeOffset, LexLe as LexLeProp, Linear, Times, fixpoint, high, low
 from .store import FDStore, alias, fd_state, is_int, walk
 from .terms import Lin, Relation, isvar, lin, var
 
@@ -50,7 +50,37 @@ class Distinct:
         return f"distinct([{', '.join(map(str, self.terms))}])"
 
 
-CONSTRAINTS = (InDomain, Distinct, Relation)
+class LexLe:
+    """``xs <= ys`` lexicographically (terms ``x``, ``x + c``, ``c - x`` or integers)."""
+
+    __slots__ = ("xs", "ys")
+
+    def __init__(self, xs: tuple, ys: tuple) -> None:
+        self.xs, self.ys = xs, ys
+
+    def __call__(self, state):
+        return post_goal((self,))(state)
+
+    def __repr__(self) -> str:
+        return f"lex_le({list(self.xs)}, {list(self.ys)})"
+
+
+class Inverse:
+    """``ys`` is the inverse permutation of ``xs``: ``xs[r] == c`` iff ``ys[c] == r``."""
+
+    __slots__ = ("xs", "ys")
+
+    def __init__(self, xs: tuple, ys: tuple) -> None:
+        self.xs, self.ys = xs, ys
+
+    def __call__(self, state):
+        return post_goal((self,))(state)
+
+    def __repr__(self) -> str:
+        return f"inverse({list(self.xs)}, {list(self.ys)})"
+
+
+CONSTRAINTS = (InDomain, Distinct, Relation, LexLe, Inverse)
 """The constraint records: ``lall``/``run`` post consecutive ones as one batch."""
 
 
@@ -201,6 +231,10 @@ class Posting:
             return self.post_in(c)
         if type(c) is Distinct:
             return self.post_distinct(c)
+        if type(c) is LexLe:
+            return self.post_lex(c)
+        if type(c) is Inverse:
+            return self.post_inverse(c)
         if c.kind == "times":
             return self.post_times(c)
         return self.post_linear(c.lhs - c.rhs, c.op, c)
@@ -347,6 +381,54 @@ class Posting:
             elif not is_int(w):
                 return False
         if is_int(z):
-            idx.append(self.store.register(var(prefix="times"), 1, z))
+            idx.append(self.anchor(z))
         self.attach(Times(*idx, source=c))
+        return True
+
+    def anchor(self, value: int) -> int:
+        """A fresh FD variable fixed to ``value``, so a constant can stand as a variable."""
+        i = self.store.register(var(prefix="const"), 1, value)
+        self.queue.add(i)
+        return i
+
+    def post_lex(self, c: LexLe) -> bool:
+        sides = []
+        for terms in (c.xs, c.ys):
+            side = []
+            for t in terms:
+                t = lin(t)
+                ((v, a),) = t.terms.items() if t.terms else ((None, 1),)
+                w = walk(v, self.s) if v is not None else None
+                if isvar(w):
+                    i = self.store.index_of(w)
+                    if i is None:
+                        return self.wait(w, c)
+                    side.append((i, a, t.const))
+                elif w is None or is_int(w):
+                    side.append((self.anchor(t.const + (a * w if w is not None else 0)), 1, 0))
+                else:
+                    return False
+            sides.append(tuple(side))
+        self.attach(LexLeProp(sides[0], sides[1], source=c))
+        return True
+
+    def post_inverse(self, c: Inverse) -> bool:
+        n = len(c.xs)
+        box = interval(0, n - 1) if n else None
+        sides = []
+        for terms in (c.xs, c.ys):
+            side = []
+            for t in terms:
+                w = walk(t, self.s)
+                if isvar(w):
+                    if not self.restrict(w, box):
+                        return False
+                    side.append(self.store.index_of(w))
+                elif is_int(w) and 0 <= w < n:
+                    side.append(self.anchor(w))
+                else:
+                    return False
+            sides.append(tuple(side))
+        if n:
+            self.attach(InverseProp(sides[0], sides[1], source=c))
         return True

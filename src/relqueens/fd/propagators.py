@@ -11,8 +11,8 @@ Two kinds of propagation run from one queue of changed variables:
   ``a + c - cj`` from every other member ``(j, cj)``. All pairwise ``!=`` of
   one variable share a single row, so the hot loop is two nested ``for``\\ s.
 * **general propagators** (``=``/``<=`` with offsets, linear sums, products):
-  objects with ``propagate(D, off, queue) -> bool`` that narrow domains and
-  return ``False`` on failure; ``watch[i]`` lists those to wake on any change
+  objects with ``propagate(D, off, queue, i) -> bool`` (``i`` is the variable
+  that changed) that narrow domains and return ``False`` on failure; ``watch[i]`` lists those to wake on any change
   of variable ``i``.
 """
 
@@ -71,7 +71,7 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
                             D[j] = dj
                             queue.add(j)
         for p in watch[i]:
-            if not p.propagate(D, off, queue):
+            if not p.propagate(D, off, queue, i):
                 return False
     return True
 
@@ -91,8 +91,8 @@ class Propagator:
 
     __slots__ = ("vars", "source")
 
-    def propagate(self, D: list[int], off: list[int], queue: set[int]) -> bool:
-        """Narrow the domains in ``D``; return ``False`` on failure."""
+    def propagate(self, D: list[int], off: list[int], queue: set[int], i: int) -> bool:
+        """Narrow the domains in ``D`` after variable ``i`` changed; ``False`` on failure."""
         raise NotImplementedError  # pragma: no cover - every subclass defines it
 
     def entailed(self, D: list[int], off: list[int]) -> bool:
@@ -108,7 +108,7 @@ class EqOffset(Propagator):
     def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
 
-    def propagate(self, D, off, queue):
+    def propagate(self, D, off, queue, i):
         x, y = self.x, self.y
         s = off[y] + self.c - off[x]
         dy = D[y]
@@ -125,7 +125,7 @@ class LeOffset(Propagator):
     def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
 
-    def propagate(self, D, off, queue):
+    def propagate(self, D, off, queue, i):
         x, y, c = self.x, self.y, self.c
         dx, dy = D[x], D[y]
         return narrow(D, queue, x, keep_le(dx, off[x], high(dy, off[y]) + c)) and narrow(
@@ -149,7 +149,7 @@ class Linear(Propagator):
         self.terms, self.k, self.op, self.source = terms, k, op, source
         self.vars = tuple(i for i, _ in terms)
 
-    def propagate(self, D, off, queue):
+    def propagate(self, D, off, queue, i):
         if self.op == "!=":
             return self._not_equal(D, off, queue)
         if not _sum_le(self.terms, self.k, D, off, queue):
@@ -215,7 +215,7 @@ class Times(Propagator):
     def __init__(self, x: int, y: int, z: int, source: object = None) -> None:
         self.x, self.y, self.z, self.vars, self.source = x, y, z, (x, y, z), source
 
-    def propagate(self, D, off, queue):
+    def propagate(self, D, off, queue, i):
         x, y, z = self.x, self.y, self.z
         xl, xh = low(D[x], off[x]), high(D[x], off[x])
         yl, yh = low(D[y], off[y]), high(D[y], off[y])
@@ -244,3 +244,90 @@ def _quotient(D, off, queue, i, zl, zh, dl, dh) -> bool:
 def _without(d: int, o: int, value: int) -> int:
     pos = value - o
     return d & ~(1 << pos) if pos >= 0 else d
+
+
+def _bounds(D, off, term):
+    """The bounds of term ``(i, a, c)``, meaning ``a * x_i + c`` with ``a`` = +-1."""
+    i, a, c = term
+    lo, hi = low(D[i], off[i]), high(D[i], off[i])
+    return (lo + c, hi + c) if a > 0 else (c - hi, c - lo)
+
+
+def _term_le(D, off, queue, term, u) -> bool:
+    """Narrow so that ``a * x_i + c <= u``."""
+    i, a, c = term
+    d = keep_le(D[i], off[i], u - c) if a > 0 else keep_ge(D[i], off[i], c - u)
+    return narrow(D, queue, i, d)
+
+
+def _term_ge(D, off, queue, term, lo) -> bool:
+    """Narrow so that ``a * x_i + c >= lo``."""
+    i, a, c = term
+    d = keep_ge(D[i], off[i], lo - c) if a > 0 else keep_le(D[i], off[i], c - lo)
+    return narrow(D, queue, i, d)
+
+
+class LexLe(Propagator):
+    """``xs <= ys`` lexicographically, for terms ``a * x + c`` with ``a`` = +-1.
+
+    Walks the prefix where both sides are fixed and equal; at the first pair
+    that is not, enforces ``x <= y`` on bounds, and stops (entailed if ``x < y``
+    surely holds).
+    """
+
+    __slots__ = ("xs", "ys")
+
+    def __init__(self, xs: tuple, ys: tuple, source: object = None) -> None:
+        self.xs, self.ys, self.source = xs, ys, source
+        self.vars = tuple(dict.fromkeys(t[0] for t in xs + ys))
+
+    def propagate(self, D, off, queue, i):
+        for x, y in zip(self.xs, self.ys):
+            xl, xh = _bounds(D, off, x)
+            yl, yh = _bounds(D, off, y)
+            if xl == xh == yl == yh:
+                continue
+            if xh < yl:
+                return True
+            return _term_le(D, off, queue, x, yh) and _term_ge(D, off, queue, y, xl)
+        return True
+
+    def entailed(self, D, off):
+        for x, y in zip(self.xs, self.ys):
+            xl, xh = _bounds(D, off, x)
+            yl, yh = _bounds(D, off, y)
+            if xh < yl:
+                return True
+            if not xl == xh == yl == yh:
+                return False
+        return True
+
+
+class Inverse(Propagator):
+    """``ys`` is the inverse permutation of ``xs``: ``xs[r] == c`` iff ``ys[c] == r``.
+
+    Domain consistent on the channel: ``c`` leaves ``xs[r]`` exactly when ``r``
+    leaves ``ys[c]`` (posting restricts both lists to ``0..n-1``).
+    """
+
+    __slots__ = ("side",)
+
+    def __init__(self, xs: tuple[int, ...], ys: tuple[int, ...], source: object = None) -> None:
+        self.source = source
+        self.vars = xs + ys
+        self.side: dict[int, list] = {}
+        for mine, other in ((xs, ys), (ys, xs)):
+            for k, i in enumerate(mine):
+                self.side.setdefault(i, []).append((k, other))
+
+    def propagate(self, D, off, queue, i):
+        for k, other in self.side[i]:
+            d, o = D[i], off[i]
+            for c, j in enumerate(other):
+                pos = c - o
+                if pos < 0 or not (d >> pos) & 1:  # c left xs[k], so k leaves ys[c]
+                    bit = k - off[j]
+                    if bit >= 0 and (D[j] >> bit) & 1:
+                        if not narrow(D, queue, j, D[j] & ~(1 << bit)):
+                            return False
+        return True

@@ -1,0 +1,147 @@
+"""The ``relqueens`` command: solve and cross-check N-queens from a shell.
+
+Exit status: 0 on success, 1 when ``check`` finds a disagreement, 2 on bad
+input (one line on stderr, no traceback), 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from typing import TextIO
+
+from .check import check
+from .fd.labeling import ORDER, SELECT
+from .queens import MODELS, iter_queens
+from .render import board_text
+from .squares import pins_of
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _size(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"N must be a whole number, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"N cannot be negative, got {n}")
+    return n
+
+
+def _count(text: str) -> int:
+    try:
+        k = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"K must be a whole number, got {text!r}") from None
+    if k < 1:
+        raise argparse.ArgumentTypeError(f"K must be at least 1, got {k}")
+    return k
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the ``relqueens`` command and its subcommands."""
+    parser = _Parser(prog="relqueens", description="N-queens as relations, on kanren with finite domains.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    solve = sub.add_parser("solve", help="find boards", description="Find solutions of the N-queens problem.")
+    solve.add_argument("n", metavar="N", type=_size, help="board size")
+    how_many = solve.add_mutually_exclusive_group()
+    how_many.add_argument("--all", action="store_true", help="every solution")
+    how_many.add_argument("--count", action="store_true", help="only count the solutions")
+    how_many.add_argument("--limit", metavar="K", type=_count, help="at most K solutions (default 1)")
+    solve.add_argument(
+        "--pin", metavar="SQUARE", action="append", default=[],
+        help="a queen placed in advance, as a chess square (a1 = row 0, column 0) or ROW:COL; repeatable",
+    )
+    solve.add_argument("--symmetry", action="store_true", help="one board per symmetry class (lex-leader)")
+    solve.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    solve.add_argument("--model", choices=MODELS, default="pairwise", help="how the diagonals are stated")
+    solve.add_argument("--select", choices=SELECT, default="leftmost", help="labeling: variable selection")
+    solve.add_argument("--order", choices=ORDER, default="up", help="labeling: value order")
+
+    chk = sub.add_parser(
+        "check", help="cross-check with the reference solver",
+        description="Compare the relational answers with the reference backtracker, as sets.",
+    )
+    chk.add_argument("n", metavar="N", type=_size, help="board size")
+    return parser
+
+
+def _progress(boards: Iterator, stream: TextIO) -> Iterator:
+    """Pass boards through, telling a terminal how many have been found so far."""
+    if not stream.isatty():
+        yield from boards
+        return
+    shown, count = time.monotonic(), 0
+    for count, board in enumerate(boards, 1):
+        now = time.monotonic()
+        if now - shown > 0.25:
+            stream.write(f"\rfound {count} ...")
+            stream.flush()
+            shown = now
+        yield board
+    stream.write("\r" + " " * 30 + "\r")
+    stream.flush()
+
+
+def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    pins = pins_of(args.pin, args.n)
+    boards = iter_queens(
+        args.n, pins=pins, symmetry=args.symmetry, model=args.model, select=args.select, order=args.order
+    )
+    if args.all or args.count:
+        boards = _progress(boards, err)
+    limit = None if args.all or args.count else (args.limit or 1)
+    header = {"n": args.n, "pins": {str(r): c for r, c in pins.items()}, "symmetry": args.symmetry}
+    if args.count:
+        total = sum(1 for _ in boards)
+        out.write(json.dumps({**header, "count": total}) + "\n" if args.format == "json" else f"{total}\n")
+        return 0
+    found = []
+    for board in boards:
+        found.append(board)
+        if args.format == "text":
+            out.write(f"# {len(found)}: {list(board)}\n{board_text(board)}\n\n")
+        if limit is not None and len(found) >= limit:
+            break
+    if args.format == "json":
+        out.write(json.dumps({**header, "count": len(found), "solutions": [list(b) for b in found]}) + "\n")
+    else:
+        what = "solution" if len(found) == 1 else "solutions"
+        out.write(f"{len(found) or 'no'} {what}" + ("" if args.all else " shown") + "\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run the command with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    out, err = out or sys.stdout, err or sys.stderr
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "solve":
+            return _solve(args, out, err)
+        report = check(args.n)
+        out.write(f"{report}\n")
+        return 0 if report.ok else 1
+    except (ValueError, TypeError) as e:
+        err.write(f"relqueens {args.command}: error: {e}\n")
+        return 2
+    except KeyboardInterrupt:
+        err.write("\nrelqueens: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def entry_point() -> None:
+    """The console script."""
+    sys.exit(main())

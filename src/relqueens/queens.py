@@ -1,0 +1,192 @@
+"""N-queens as relations: three facts about a solution, and symmetry breaking as a fourth.
+
+A board is a list of ``n`` logic variables, one per row; the value of row
+``i``'s variable is the column of its queen (0-based, as in the core.logic
+seed). :func:`queenso` states the seed's three facts:
+
+1. each queen stands on a column ``0..n-1``;
+2. the columns are distinct (rows are, by construction);
+3. no two queens share a diagonal.
+
+Any variable can be pinned (``eq``) or queried, before or after these goals.
+
+>>> from relqueens import run, vars
+>>> cols = vars(8)
+>>> run(1, cols, queenso(cols, 8))
+([0, 4, 7, 5, 2, 6, 1, 3],)
+>>> len(queens(8)), len(queens(8, symmetry=True)), len(queens(8, pins=["a1"]))
+(92, 12, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import combinations, islice
+from typing import Any
+
+from . import fd
+from .core import eq, lall, run
+from .fd.labeling import check_options
+from .fd.terms import isvar, vars
+from .reference import check_n
+from .squares import pins_of
+
+MODELS = ("pairwise", "compact")
+
+
+def _board_terms(board: Any, n: int) -> tuple[list, list]:
+    """``(terms, goals)``: the board as a list of n terms, unifying a lone variable with one."""
+    if isvar(board):
+        cols = vars(n)
+        return cols, [eq(board, cols)]
+    cols = list(board)
+    if len(cols) != n:
+        raise ValueError(f"the board has {len(cols)} rows but n is {n}")
+    return cols, []
+
+
+def queenso(board: Any, n: int, *, model: str = "pairwise"):
+    """The relation "``board`` is a solution of the n-queens problem".
+
+    ``board`` is a list of n terms (logic variables or columns) or a single
+    logic variable. ``model="pairwise"`` states the diagonals pair by pair as
+    the seed does (``cj != ci + d``, ``ci != cj + d``); ``model="compact"``
+    states them as two ``distinct`` constraints over ``q[i] + i`` and
+    ``q[i] - i``. Both give the same answers.
+
+    >>> from relqueens import run_all, var
+    >>> q = var()
+    >>> run_all(q, queenso(q, 4, model="compact"))
+    ([1, 3, 0, 2], [2, 0, 3, 1])
+    """
+    check_n(n)
+    if model not in MODELS:
+        raise ValueError(f"unknown queens model {model!r}; choose one of {', '.join(MODELS)}")
+    cols, goals = _board_terms(board, n)
+    if n:
+        goals.append(fd.in_(*cols, fd.interval(0, n - 1)))
+    goals.append(fd.distinct(cols))
+    if model == "compact":
+        goals.append(fd.distinct([fd.lin(c) + i for i, c in enumerate(cols)]))
+        goals.append(fd.distinct([fd.lin(c) - i for i, c in enumerate(cols)]))
+    else:
+        for i, j in combinations(range(n), 2):
+            ci, cj, d = cols[i], cols[j], j - i
+            goals += [fd.lin(cj) != fd.lin(ci) + d, fd.lin(ci) != fd.lin(cj) + d]
+    return lall(goals)
+
+
+def symmetry_breako(board: Sequence, n: int):
+    """Keep only the lexicographically least board of each symmetry class (lex-leader).
+
+    For each of the 7 non-identity symmetries σ of the square, ``board <=lex
+    σ(board)``. Reflections and the half turn are linear in the columns; the
+    transposes and quarter turns need the inverse permutation ``p``
+    (``board[r] == c`` iff ``p[c] == r``), which :func:`relqueens.fd.inverse`
+    channels.
+
+    >>> from relqueens import run_all, vars
+    >>> cols = vars(8)
+    >>> len(run_all(cols, queenso(cols, 8), symmetry_breako(cols, 8)))
+    12
+    """
+    q = list(board)
+    if len(q) != n:
+        raise ValueError(f"the board has {len(q)} rows but n is {n}")
+    if n < 2:
+        return lall()
+    p = vars(n)
+    m = n - 1
+    q_, p_ = [fd.lin(t) for t in q], [fd.lin(t) for t in p]
+    images = [
+        [m - c for c in q_],
+        [q_[m - r] for r in range(n)],
+        [m - q_[m - r] for r in range(n)],
+        p_,
+        [m - p_[m - r] for r in range(n)],
+        [m - p_[r] for r in range(n)],
+        [p_[m - r] for r in range(n)],
+    ]
+    return lall([fd.inverse(q, p)] + [fd.lex_le(q_, image) for image in images])
+
+
+def _pin_goals(cols: list, pins: Mapping | Iterable | str | None, n: int) -> list:
+    return [eq(cols[row], col) for row, col in sorted(pins_of(pins, n).items())]
+
+
+def _checked(limit: object) -> int | None:
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"limit must be None or a non-negative integer, got {limit!r}")
+    return limit
+
+
+def iter_queens(
+    n: int,
+    *,
+    pins: Mapping | Iterable | str | None = None,
+    symmetry: bool = False,
+    model: str = "pairwise",
+    select: str = "leftmost",
+    order: str = "up",
+) -> Iterator[tuple[int, ...]]:
+    """Lazily the solutions of n-queens, as tuples of columns.
+
+    ``pins`` places queens in advance: ``{row: column}`` or squares such as
+    ``["a1", "c5"]``. Contradictory pins give no solutions; malformed ones
+    raise :class:`relqueens.squares.PinError`. With ``symmetry=True`` only
+    the canonical (lexicographically least) board of each symmetry class
+    remains; with pins too, those canonical boards that satisfy the pins.
+    ``select``/``order`` choose the labeling strategy (see ``fd.label``).
+
+    >>> next(iter_queens(8, pins={0: 1}))
+    (1, 3, 5, 7, 2, 0, 6, 4)
+    """
+    check_n(n)
+    check_options(select, order)
+    cols = vars(n)
+    goals = [queenso(cols, n, model=model), *_pin_goals(cols, pins, n)]
+    if symmetry:
+        goals.append(symmetry_breako(cols, n))
+    goals.append(fd.label(cols, select=select, order=order))
+    return (tuple(b) for b in run(None, cols, *goals))
+
+
+def queens(n: int, *, limit: int | None = None, **options: Any) -> tuple[tuple[int, ...], ...]:
+    """The solutions of n-queens (at most ``limit``), as a tuple of column tuples.
+
+    Takes the options of :func:`iter_queens`.
+
+    >>> queens(6)
+    ((1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2), (4, 2, 0, 5, 3, 1))
+    """
+    limit = _checked(limit)
+    return tuple(islice(iter_queens(n, **options), limit))
+
+
+def possible_columns(n: int, row: int, *, pins: Mapping | Iterable | str | None = None) -> tuple[int, ...]:
+    """The columns row ``row`` takes over all solutions (that satisfy the pins).
+
+    One query, answered by the relation: ``row``'s variable is enumerated and
+    the others are only checked for a completion.
+
+    >>> possible_columns(8, 3, pins=["a1"])
+    (2, 5, 7)
+    """
+    check_n(n)
+    if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < n:
+        raise ValueError(f"row must be an integer in 0..{n - 1}, got {row!r}")
+    cols = vars(n)
+    return tuple(sorted(run(0, cols[row], queenso(cols, n), *_pin_goals(cols, pins, n))))
+
+
+def complete(partial: Sequence[int | None], *, limit: int | None = None) -> tuple[tuple[int, ...], ...]:
+    """The solutions that extend a partial board (``None`` marks an empty row).
+
+    >>> complete([0, 4, 7, None, None, None, None, None])
+    ((0, 4, 7, 5, 2, 6, 1, 3),)
+    """
+    n = len(partial)
+    pins = {row: col for row, col in enumerate(partial) if col is not None}
+    return queens(n, pins=pins, limit=limit)
