@@ -7,7 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
-BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

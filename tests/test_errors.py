@@ -2,7 +2,7 @@
 
 import pytest
 
-from relqueens import DomainError, eq, fd, run, run_all, var, vars
+from relqueens import DomainError, eq, fd, run, run_all, vars
 from relqueens.fd import interval
 
 x, y, z = vars(3)

@@ -10,7 +10,7 @@ def test_send_more_money_is_unique_and_adds_up():
     mod = runpy.run_path(str(EXAMPLES / "send_more_money.py"))
     (digits,) = mod["send_more_money"]()
     s, e, n, d, m, o, r, y = digits
-    num = lambda *ds: int("".join(map(str, ds)))  # noqa: E731
+    num = lambda *ds: int("".join(map(str, ds)))
     assert num(s, e, n, d) + num(m, o, r, e) == num(m, o, n, e, y)
     assert len(set(digits)) == 8 and s and m
 

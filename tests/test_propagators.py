@@ -2,8 +2,8 @@
 
 import pytest
 
-from relqueens import eq, fd, run, run_all, var, vars
-from relqueens.fd import Domain, domain, interval
+from relqueens import eq, fd, run, run_all, vars
+from relqueens.fd import Domain, interval
 from relqueens.fd.propagators import EqOffset, LeOffset, Linear, Times
 
 
@@ -46,7 +46,7 @@ def test_le_offset_bounds():
     D = [rng(0, 9, 0), rng(0, 9, 0)]
     q = set()
     assert LeOffset(0, 1, -3).propagate(D, off, q, 0)  # x <= y - 3
-    assert dom(D, off, 0) == set(range(0, 7))
+    assert dom(D, off, 0) == set(range(7))
     assert dom(D, off, 1) == set(range(3, 10))
     assert q == {0, 1}
 

@@ -93,9 +93,9 @@ def build(item, vs):
     if kind == "lex":
         _, xs, ys = item
         ys = ys[: len(xs)]
-        term = lambda i, a, c: vs[i] * a + c  # noqa: E731
+        term = lambda i, a, c: vs[i] * a + c
         goal = fd.lex_le([term(*t) for t in xs], [term(*t) for t in ys])
-        value = lambda a, t: t[1] * a[t[0]] + t[2]  # noqa: E731
+        value = lambda a, t: t[1] * a[t[0]] + t[2]
         return goal, lambda a: [value(a, t) for t in xs] <= [value(a, t) for t in ys]
     if kind == "inverse":
         _, xs, ys = item

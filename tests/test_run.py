@@ -3,8 +3,6 @@
 import itertools
 import random
 
-import pytest
-
 from relqueens import (
     Residual,
     conde,

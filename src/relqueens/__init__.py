@@ -13,12 +13,12 @@ from kanren import conde, lany
 from kanren.goals import appendo, conso, heado, membero, nullo, permuteo, rembero, tailo
 
 from . import fd
+from .check import check
 from .core import Residual, conj, eq, fail, lall, neq, run, run_all, succeed
 from .fd import DomainError, domain, interval, label
 from .fd.terms import LVar, var, vars
 from .queens import complete, iter_queens, possible_columns, queens, queenso, symmetry_breako
 from .squares import PinError
-from .check import check  # noqa: E402 - after queens, which it uses
 
 __all__ = [
     "DomainError",

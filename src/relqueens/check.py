@@ -29,9 +29,11 @@ class CheckReport:
 
     def __str__(self) -> str:
         lines = [
-            f"n = {self.n}: relational {self.relational}, reference {self.reference} solutions; "
-            f"fundamental: relational {self.relational_fundamental}, "
-            f"reference {self.reference_fundamental}",
+            (
+                f"n = {self.n}: relational {self.relational}, reference {self.reference} "
+                f"solutions; fundamental: relational {self.relational_fundamental}, "
+                f"reference {self.reference_fundamental}"
+            )
         ]
         for label, boards in (
             ("only in the reference", self.missing),

@@ -27,24 +27,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _size(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"N must be a whole number, got {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"N cannot be negative, got {n}")
-    return n
+def _whole(name: str, least: int):
+    """An argparse type: a whole number named ``name``, at least ``least``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(
+                f"{name} cannot be negative, got {value}" if least == 0 else f"{name} must be at least {least}, got {value}"
+            )
+        return value
+
+    return parse
 
 
-def _count(text: str) -> int:
-    try:
-        k = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"K must be a whole number, got {text!r}") from None
-    if k < 1:
-        raise argparse.ArgumentTypeError(f"K must be at least 1, got {k}")
-    return k
+_size, _count = _whole("N", 0), _whole("K", 1)
 
 
 def build_parser() -> argparse.ArgumentParser:

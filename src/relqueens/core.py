@@ -150,7 +150,7 @@ class Residual:
     ({0..2}, {1..3})
     """
 
-    __slots__ = ("term", "domains", "constraints")
+    __slots__ = ("constraints", "domains", "term")
 
     def __init__(self, term: Any, domains: dict, constraints: tuple) -> None:
         self.term, self.domains, self.constraints = term, domains, constraints

@@ -173,7 +173,7 @@ class Domain:
     def __repr__(self) -> str:
         runs = list(self.runs())
         if len(runs) == 1 and runs[0][1] > runs[0][0]:
-            return "{%d..%d}" % runs[0]
+            return f"{{{runs[0][0]}..{runs[0][1]}}}"
         if all(hi - lo < 2 for lo, hi in runs):
             return "{" + ", ".join(str(v) for v in self) + "}"
         return "{" + ", ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in runs) + "}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from kanren.constraints import ConstrainedState
+
 from .domain import Domain
 from .errors import DomainError
 from .propagators import fixpoint, high, low

@@ -11,73 +11,69 @@ the store's ``pending`` table and is posted again when they get one.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, fields
 
 from unification import unify
 
 from .domain import Domain, interval
-from .propagators import EqOffset, Inverse as InverseProp, LeOffset, LexLe as LexLeProp, Linear, Times, fixpoint, high, low
+from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, low
+from .propagators import Inverse as InverseProp
+from .propagators import LexLe as LexLeProp
 from .store import FDStore, alias, fd_state, is_int, walk
 from .terms import Lin, Relation, isvar, lin, var
 
 
-class InDomain:
+class Constraint:
+    """Base of the constraint records: each is a goal that posts itself."""
+
+    __slots__ = ()
+    name = "constraint"
+
+    def __call__(self, state):
+        return post_goal((self,))(state)
+
+    def __repr__(self) -> str:
+        args = (getattr(self, f.name) for f in fields(self))
+        return f"{self.name}({', '.join(repr(list(a)) if type(a) is tuple else repr(a) for a in args)})"
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class InDomain(Constraint):
     """``vars`` all take values in ``dom`` (core.logic's ``fd/in``)."""
 
-    __slots__ = ("vars", "dom")
-
-    def __init__(self, variables: tuple, dom: Domain) -> None:
-        self.vars, self.dom = variables, dom
-
-    def __call__(self, state):
-        return post_goal((self,))(state)
-
-    def __repr__(self) -> str:
-        return f"in_({', '.join(map(str, self.vars))}, {self.dom})"
+    vars: tuple
+    dom: Domain
+    name = "in_"
 
 
-class Distinct:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Distinct(Constraint):
     """The terms ``x + c`` (or integers) all take different values."""
 
-    __slots__ = ("terms",)
-
-    def __init__(self, terms: tuple) -> None:
-        self.terms = terms
-
-    def __call__(self, state):
-        return post_goal((self,))(state)
-
-    def __repr__(self) -> str:
-        return f"distinct([{', '.join(map(str, self.terms))}])"
+    terms: tuple
+    name = "distinct"
 
 
-class LexLe:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ListPair(Constraint):
+    """A constraint between two lists of terms."""
+
+    xs: tuple
+    ys: tuple
+
+
+class LexLe(ListPair):
     """``xs <= ys`` lexicographically (terms ``x``, ``x + c``, ``c - x`` or integers)."""
 
-    __slots__ = ("xs", "ys")
-
-    def __init__(self, xs: tuple, ys: tuple) -> None:
-        self.xs, self.ys = xs, ys
-
-    def __call__(self, state):
-        return post_goal((self,))(state)
-
-    def __repr__(self) -> str:
-        return f"lex_le({list(self.xs)}, {list(self.ys)})"
+    __slots__ = ()
+    name = "lex_le"
 
 
-class Inverse:
+class Inverse(ListPair):
     """``ys`` is the inverse permutation of ``xs``: ``xs[r] == c`` iff ``ys[c] == r``."""
 
-    __slots__ = ("xs", "ys")
-
-    def __init__(self, xs: tuple, ys: tuple) -> None:
-        self.xs, self.ys = xs, ys
-
-    def __call__(self, state):
-        return post_goal((self,))(state)
-
-    def __repr__(self) -> str:
-        return f"inverse({list(self.xs)}, {list(self.ys)})"
+    __slots__ = ()
+    name = "inverse"
 
 
 CONSTRAINTS = (InDomain, Distinct, Relation, LexLe, Inverse)
@@ -190,6 +186,7 @@ class Posting:
                 val = walk(w, s)
                 if isvar(val):
                     alias(store, i, val, self.queue)
+                    self.wake(val)  # it may have just got its domain
                 elif not is_int(val):
                     return False
                 else:

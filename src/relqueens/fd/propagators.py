@@ -89,7 +89,7 @@ def narrow(D: list[int], queue: set[int], i: int, d: int) -> bool:
 class Propagator:
     """Base of the general propagators: ``vars`` (indices) and a display ``source``."""
 
-    __slots__ = ("vars", "source")
+    __slots__ = ("source", "vars")
 
     def propagate(self, D: list[int], off: list[int], queue: set[int], i: int) -> bool:
         """Narrow the domains in ``D`` after variable ``i`` changed; ``False`` on failure."""
@@ -103,7 +103,7 @@ class Propagator:
 class EqOffset(Propagator):
     """``x == y + c``, domain consistent (bitsets shifted and intersected)."""
 
-    __slots__ = ("x", "y", "c")
+    __slots__ = ("c", "x", "y")
 
     def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
@@ -120,7 +120,7 @@ class EqOffset(Propagator):
 class LeOffset(Propagator):
     """``x <= y + c``, bounds consistent."""
 
-    __slots__ = ("x", "y", "c")
+    __slots__ = ("c", "x", "y")
 
     def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
@@ -143,7 +143,7 @@ class Linear(Propagator):
     is left open and checks when none is.
     """
 
-    __slots__ = ("terms", "k", "op")
+    __slots__ = ("k", "op", "terms")
 
     def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source=None) -> None:
         self.terms, self.k, self.op, self.source = terms, k, op, source
@@ -327,7 +327,7 @@ class Inverse(Propagator):
                 pos = c - o
                 if pos < 0 or not (d >> pos) & 1:  # c left xs[k], so k leaves ys[c]
                     bit = k - off[j]
-                    if bit >= 0 and (D[j] >> bit) & 1:
-                        if not narrow(D, queue, j, D[j] & ~(1 << bit)):
-                            return False
+                    hit = bit >= 0 and (D[j] >> bit) & 1
+                    if hit and not narrow(D, queue, j, D[j] & ~(1 << bit)):
+                        return False
         return True

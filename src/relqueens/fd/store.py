@@ -26,7 +26,7 @@ from kanren.constraints import ConstrainedState, ConstraintStore
 from unification import Var
 
 from .domain import Domain
-from .propagators import EqOffset, Propagator, fixpoint
+from .propagators import EqOffset, Propagator
 from .terms import isvar
 
 
@@ -48,7 +48,7 @@ def is_int(value: object) -> bool:
 class Model:
     """FD variables and propagators, built from an append-only log."""
 
-    __slots__ = ("log", "vars", "index", "off", "rows", "pairs", "watch", "props")
+    __slots__ = ("index", "log", "off", "pairs", "props", "rows", "vars", "watch")
 
     def __init__(self) -> None:
         self.log: list = []
@@ -84,12 +84,12 @@ class Model:
             _, v, i = entry
             self.index[v] = i
         elif kind == "ne":  # x != y + c
-            _, x, y, c, source = entry
+            _, x, y, c, _source = entry
             self._pair(x).append((y, c))
             self._pair(y).append((x, -c))
             self.props.append(entry)
         elif kind == "distinct":
-            _, members, source = entry
+            members = entry[1]
             for i, ci in members:
                 self.rows[i].append((members, ci))
             self.props.append(entry)
@@ -110,7 +110,7 @@ class Model:
 class FDStore(ConstraintStore):
     """kanren constraint store holding FD domains and propagators."""
 
-    __slots__ = ("model", "version", "D", "pending", "pre_len")
+    __slots__ = ("D", "model", "pending", "pre_len", "version")
     op_str = "fd"
 
     def __init__(self, model: Model | None = None, version: int = 0, D=None, pending=None):

@@ -122,7 +122,7 @@ class Lin:
     3*~a + 1
     """
 
-    __slots__ = ("terms", "const")
+    __slots__ = ("const", "terms")
 
     def __init__(self, terms: dict, const: int = 0) -> None:
         self.terms = {v: c for v, c in terms.items() if c}
@@ -192,7 +192,7 @@ class Lin:
         text = ("-" if first_sign == "-" else "") + first
         return text + "".join(f" {s} {p}" for s, p in parts[1:])
 
-    def _rel(op: str):  # noqa: N805 - builds the comparison methods below
+    def _rel(op: str):
         def compare(self: Lin, other: object) -> Relation:
             return Relation(op, self, other)
 
@@ -271,7 +271,7 @@ class Relation:
     ('<=', 'linear')
     """
 
-    __slots__ = ("op", "lhs", "rhs", "kind")
+    __slots__ = ("kind", "lhs", "op", "rhs")
 
     def __init__(self, op: str, lhs: object, rhs: object) -> None:
         if op not in OPS:
