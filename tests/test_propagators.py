@@ -197,3 +197,43 @@ def test_sum_le_and_eq():
 )
 def test_unary_relations(rel, expected):
     assert set(run_all(x, fd.in_(x, interval(0, 3)), rel())) == expected
+
+
+def test_entailment_of_each_propagator():
+    off = [0, 0, 0]
+    assert LeOffset(0, 1, 0).entailed([bits(1, 2), bits(2, 5)], off)
+    assert not LeOffset(0, 1, 0).entailed([bits(1, 3), bits(2, 5)], off)
+    assert Linear(((0, 1), (1, 1)), -9, "<=").entailed([bits(1, 2), bits(3, 4)], off)
+    assert not Linear(((0, 1), (1, 1)), -5, "<=").entailed([bits(1, 2), bits(3, 4)], off)
+    assert EqOffset(0, 1, 0).entailed([bits(3), bits(3)], off)
+    assert not EqOffset(0, 1, 0).entailed([bits(3, 4), bits(3)], off)
+    assert Times(0, 1, 2).entailed([bits(2), bits(3), bits(6)], off)
+    assert not Times(0, 1, 2).entailed([bits(2), bits(3, 4), bits(6)], off)
+
+
+def test_lex_le_and_inverse_propagators():
+    from relqueens.fd.propagators import Inverse, LexLe
+
+    off = [0, 0, 0, 0]
+    D = [bits(2), rng(0, 3, 0), bits(2), rng(0, 3, 0)]  # [2, b] <=lex [2, d]
+    q = set()
+    assert LexLe(((0, 1, 0), (1, 1, 0)), ((2, 1, 0), (3, 1, 0))).propagate(D, off, q, 0)
+    D[3] = bits(1)
+    assert LexLe(((0, 1, 0), (1, 1, 0)), ((2, 1, 0), (3, 1, 0))).propagate(D, off, q, 3)
+    assert dom(D, off, 1) == {0, 1}
+    assert not LexLe(((0, 1, 0),), ((2, -1, 1),)).propagate([bits(2), 0, bits(2), 0], off, set(), 0)
+    assert LexLe(((0, 1, 0),), ((2, 1, 0),)).entailed([bits(1), 0, bits(2), 0], off)
+    # inverse: xs = [0, 1], ys = [2, 3]; xs[0] = 1 forces ys[1] = 0, and ys[0] != 0
+    D = [bits(1), rng(0, 1, 0), rng(0, 1, 0), rng(0, 1, 0)]
+    q = set()
+    p = Inverse((0, 1), (2, 3))
+    assert p.propagate(D, off, q, 0)
+    assert dom(D, off, 2) == {1} and dom(D, off, 3) == {0, 1}
+    D[3] = bits(1)  # ys[1] = 1: so 0 leaves ys[1], and 1 leaves xs[0]... which is fixed at 1
+    assert not p.propagate(D, off, q, 3)
+
+
+def test_inverse_implies_permutations():
+    xs, ys = vars(3), vars(3)
+    (r,) = run(0, (xs, ys), fd.inverse(xs, ys), eq(ys[0], 1), eq(ys[1], 2), residual=True)
+    assert r.term == ([2, 0, 1], [1, 2, 0])

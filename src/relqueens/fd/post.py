@@ -428,4 +428,9 @@ class Posting:
             sides.append(tuple(side))
         if n:
             self.attach(InverseProp(sides[0], sides[1], source=c))
+            for side in sides:  # both lists are permutations: say so, for pruning
+                members = tuple((i, 0) for i in side)
+                if len(set(members)) < n:
+                    return False
+                self.store.record(("distinct", members, c))
         return True
