@@ -15,7 +15,7 @@ from kanren.goals import appendo, conso, heado, membero, nullo, permuteo, rember
 from . import fd
 from .check import check
 from .core import Residual, conj, eq, fail, lall, neq, run, run_all, succeed
-from .fd import DomainError, domain, interval, label
+from .fd import DomainError, SearchTrace, domain, interval, label
 from .fd.terms import LVar, var, vars
 from .queens import complete, iter_queens, possible_columns, queens, queenso, symmetry_breako
 from .squares import PinError
@@ -25,6 +25,7 @@ __all__ = [
     "LVar",
     "PinError",
     "Residual",
+    "SearchTrace",
     "appendo",
     "check",
     "complete",

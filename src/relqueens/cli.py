@@ -11,13 +11,17 @@ import json
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from itertools import islice
+from pathlib import Path
 from typing import TextIO
 
 from .check import check
 from .fd.labeling import ORDER, SELECT
+from .gallery import LARGE, gallery_html, write_svgs
 from .queens import MODELS, iter_queens
 from .render import board_text
 from .squares import pins_of
+from .treeview import MAX_N, search_trees_html
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,6 +51,13 @@ def _whole(name: str, least: int):
 _size, _count = _whole("N", 0), _whole("K", 1)
 
 
+def _pin_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--pin", metavar="SQUARE", action="append", default=[],
+        help="a queen placed in advance, as a chess square (a1 = row 0, column 0) or ROW:COL; repeatable",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the ``relqueens`` command and its subcommands."""
     parser = _Parser(prog="relqueens", description="N-queens as relations, on kanren with finite domains.")
@@ -58,15 +69,34 @@ def build_parser() -> argparse.ArgumentParser:
     how_many.add_argument("--all", action="store_true", help="every solution")
     how_many.add_argument("--count", action="store_true", help="only count the solutions")
     how_many.add_argument("--limit", metavar="K", type=_count, help="at most K solutions (default 1)")
-    solve.add_argument(
-        "--pin", metavar="SQUARE", action="append", default=[],
-        help="a queen placed in advance, as a chess square (a1 = row 0, column 0) or ROW:COL; repeatable",
-    )
+    _pin_option(solve)
     solve.add_argument("--symmetry", action="store_true", help="one board per symmetry class (lex-leader)")
     solve.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     solve.add_argument("--model", choices=MODELS, default="pairwise", help="how the diagonals are stated")
     solve.add_argument("--select", choices=SELECT, default="leftmost", help="labeling: variable selection")
     solve.add_argument("--order", choices=ORDER, default="up", help="labeling: value order")
+
+    render = sub.add_parser(
+        "render", help="draw every solution as a board",
+        description="Write a self-contained HTML gallery of the solutions, and/or one SVG per board.",
+    )
+    render.add_argument("n", metavar="N", type=_size, help="board size")
+    render.add_argument("--html", metavar="FILE", help="write the gallery page here")
+    render.add_argument("--svg", metavar="DIR", help="write one SVG file per board into this folder")
+    _pin_option(render)
+    render.add_argument("--symmetry", action="store_true", help="one board per symmetry class")
+    render.add_argument("--limit", metavar="K", type=_count, help="at most K boards")
+    render.add_argument("--force", action="store_true", help=f"draw more than {LARGE} boards")
+    render.add_argument("--title", help="the page title")
+
+    tree = sub.add_parser(
+        "tree", help="draw the search trees",
+        description=f"Draw relqueens' search tree beside plain backtracking's (N <= {MAX_N}).",
+    )
+    tree.add_argument("n", metavar="N", type=_size, help="board size")
+    tree.add_argument("--html", metavar="FILE", required=True, help="write the page here")
+    _pin_option(tree)
+    tree.add_argument("--symmetry", action="store_true", help="break symmetries in relqueens' search")
 
     chk = sub.add_parser(
         "check", help="cross-check with the reference solver",
@@ -121,6 +151,38 @@ def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _render(args: argparse.Namespace, out: TextIO) -> int:
+    if not (args.html or args.svg):
+        raise ValueError("say where to draw: --html FILE and/or --svg DIR")
+    pins = pins_of(args.pin, args.n)
+    boards = iter_queens(args.n, pins=pins, symmetry=args.symmetry)
+    if args.limit:
+        found = list(islice(boards, args.limit))
+    else:
+        found = list(islice(boards, None if args.force else LARGE + 1))
+        if len(found) > LARGE:
+            raise ValueError(
+                f"n = {args.n} has more than {LARGE} solutions: a page that large is not usable; "
+                "choose some with --limit K, or insist with --force"
+            )
+    truncated = bool(args.limit) and len(found) == args.limit
+    if args.html:
+        page = gallery_html(found, n=args.n, pins=pins, symmetry=args.symmetry, title=args.title, truncated=truncated)
+        Path(args.html).write_text(page, encoding="utf-8")
+        out.write(f"wrote {args.html} ({len(found)} boards)\n")
+    if args.svg:
+        paths = write_svgs(found, args.svg, n=args.n, pins=pins)
+        out.write(f"wrote {len(paths)} SVG files into {args.svg}\n")
+    return 0
+
+
+def _tree(args: argparse.Namespace, out: TextIO) -> int:
+    page = search_trees_html(args.n, pins=args.pin, symmetry=args.symmetry)
+    Path(args.html).write_text(page, encoding="utf-8")
+    out.write(f"wrote {args.html}\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run the command with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     out, err = out or sys.stdout, err or sys.stderr
@@ -129,10 +191,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     try:
         if args.command == "solve":
             return _solve(args, out, err)
+        if args.command == "render":
+            return _render(args, out)
+        if args.command == "tree":
+            return _tree(args, out)
         report = check(args.n)
         out.write(f"{report}\n")
         return 0 if report.ok else 1
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, OSError) as e:
         err.write(f"relqueens {args.command}: error: {e}\n")
         return 2
     except KeyboardInterrupt:

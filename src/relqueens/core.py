@@ -32,6 +32,7 @@ from .fd.post import Distinct, is_constraint, post_goal
 from .fd.propagators import EqOffset, LeOffset, Linear, Times
 from .fd.store import FDStore, store_of, walk
 from .fd.terms import Lin, Product, Relation, isvar, lin
+from .fd.trace import SearchTrace
 
 Goal = Callable[[Any], Iterator]
 
@@ -203,7 +204,7 @@ def _check_pending(store: FDStore) -> None:
         )
 
 
-def _labeled(q: Any, S) -> Iterator:
+def _labeled(q: Any, S, trace=None) -> Iterator:
     s, store = _data(S), store_of(S)
     term = reify(q, s)
     if store is None:
@@ -222,7 +223,7 @@ def _labeled(q: Any, S) -> Iterator:
     if not shown and not hidden:
         yield term
         return
-    for Dn in search(D, store, shown + hidden, exists_from=len(shown)):
+    for Dn in search(D, store, shown + hidden, exists_from=len(shown), trace=trace):
         S2 = solved_state(S, store, Dn)
         if S2 is not False:
             yield reify(q, S2.data)
@@ -290,11 +291,15 @@ def _check_n(n: object) -> None:
         raise ValueError(f"run's n must be None (lazy), 0 (all) or a positive integer, got {n}")
 
 
-def run(n: int | None, q: Any, *goals: Goal, residual: bool = False) -> tuple | Iterator:
+def run(
+    n: int | None, q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None
+) -> tuple | Iterator:
     """Run goals and return up to ``n`` reified answers for ``q``.
 
     ``n=0`` returns all answers as a tuple, ``n=None`` a lazy iterator (the
     first answer comes without computing the rest), ``n>0`` at most ``n``.
+    A :class:`~relqueens.fd.trace.SearchTrace` given as ``trace`` records the
+    search of the final labeling.
 
     >>> from relqueens import var, fd
     >>> x = var()
@@ -310,7 +315,7 @@ def run(n: int | None, q: Any, *goals: Goal, residual: bool = False) -> tuple | 
             if residual:
                 yield _residual(q, S)
             else:
-                yield from _labeled(q, S)
+                yield from _labeled(q, S, trace)
 
     if n is None:
         return answers()
@@ -319,7 +324,7 @@ def run(n: int | None, q: Any, *goals: Goal, residual: bool = False) -> tuple | 
     return tuple(islice(answers(), n))
 
 
-def run_all(q: Any, *goals: Goal, residual: bool = False) -> tuple:
+def run_all(q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None) -> tuple:
     """All answers for ``q`` (core.logic's ``run*``): ``run(0, q, *goals)``.
 
     >>> from relqueens import var, membero
@@ -327,7 +332,7 @@ def run_all(q: Any, *goals: Goal, residual: bool = False) -> tuple:
     >>> run_all(x, membero(x, [1, 2]))
     (1, 2)
     """
-    return run(0, q, *goals, residual=residual)
+    return run(0, q, *goals, residual=residual, trace=trace)
 
 
 __all__ = [

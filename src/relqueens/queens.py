@@ -28,6 +28,7 @@ from . import fd
 from .core import eq, lall, run
 from .fd.labeling import check_options
 from .fd.terms import isvar, vars
+from .fd.trace import SearchTrace
 from .reference import check_n
 from .squares import pins_of
 
@@ -130,6 +131,7 @@ def iter_queens(
     model: str = "pairwise",
     select: str = "leftmost",
     order: str = "up",
+    trace: SearchTrace | None = None,
 ) -> Iterator[tuple[int, ...]]:
     """Lazily the solutions of n-queens, as tuples of columns.
 
@@ -138,7 +140,8 @@ def iter_queens(
     raise :class:`relqueens.squares.PinError`. With ``symmetry=True`` only
     the canonical (lexicographically least) board of each symmetry class
     remains; with pins too, those canonical boards that satisfy the pins.
-    ``select``/``order`` choose the labeling strategy (see ``fd.label``).
+    ``select``/``order`` choose the labeling strategy, and a ``trace``
+    records the search (see ``fd.label``).
 
     >>> next(iter_queens(8, pins={0: 1}))
     (1, 3, 5, 7, 2, 0, 6, 4)
@@ -149,7 +152,7 @@ def iter_queens(
     goals = [queenso(cols, n, model=model), *_pin_goals(cols, pins, n)]
     if symmetry:
         goals.append(symmetry_breako(cols, n))
-    goals.append(fd.label(cols, select=select, order=order))
+    goals.append(fd.label(cols, select=select, order=order, trace=trace))
     return (tuple(b) for b in run(None, cols, *goals))
 
 

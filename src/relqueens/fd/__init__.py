@@ -20,11 +20,14 @@ from .errors import DomainError
 from .labeling import label
 from .post import Distinct, InDomain, Inverse, LexLe, post_goal
 from .terms import Lin, Product, Relation, isvar, lin
+from .trace import Node, SearchTrace
 
 __all__ = [
     "Domain",
     "DomainError",
+    "Node",
     "Relation",
+    "SearchTrace",
     "distinct",
     "domain",
     "domain_of",

@@ -23,14 +23,15 @@ from .errors import DomainError
 from .propagators import fixpoint, high, low
 from .store import FDStore, is_int, store_of, walk
 from .terms import isvar
+from .trace import BRANCH, FAILED, SOLUTION, SearchTrace
 
 SELECT = ("leftmost", "ff", "ffc", "min", "max")
 ORDER = ("up", "down", "mid")
 
 
-def _node(D: list[int], k: int, d: int) -> list:
-    """A search-stack entry: domains, position of the chosen variable, values left, centre."""
-    return [D, k, d, ((d & -d).bit_length() + d.bit_length() - 2) // 2]
+def _node(D: list[int], k: int, d: int, tid: int | None) -> list:
+    """A search-stack entry: domains, the chosen variable's position, values left, centre, trace id."""
+    return [D, k, d, ((d & -d).bit_length() + d.bit_length() - 2) // 2, tid]
 
 
 def _middle(rest: int, centre: int) -> int:
@@ -97,25 +98,30 @@ def search(
     select: str = "leftmost",
     order: str = "up",
     exists_from: int | None = None,
+    trace: SearchTrace | None = None,
 ) -> Iterator[list[int]]:
     """Yield every domain list, reachable by labeling ``idxs``, where they are all fixed.
 
     ``D0`` must be at a fixpoint. With ``exists_from=k`` (leftmost only), the
     variables from position ``k`` on are only checked for one solution each
-    time the first ``k`` are fixed, not enumerated.
+    time the first ``k`` are fixed, not enumerated. A ``trace`` records
+    every node visited.
     """
     choose = SELECTORS[select]
     down, mid = order == "down", order == "mid"
     model, version = store.current(), store.version
+    tid = None if trace is None else trace.root(model.vars, D0, model.off)
     k = choose(D0, idxs, 0, model)
     if k < 0:
+        if trace is not None:
+            trace.nodes[tid].status = SOLUTION
         yield D0
         return
     cut = len(idxs) if exists_from is None else exists_from
-    stack = [_node(D0[:], k, D0[idxs[k]])]
+    stack = [_node(D0[:], k, D0[idxs[k]], tid)]
     while stack:
         top = stack[-1]
-        D, k, rest, centre = top
+        D, k, rest, centre, parent = top
         if mid:
             bit = _middle(rest, centre)
         else:
@@ -127,17 +133,34 @@ def search(
             D = D[:]
         else:
             stack.pop()
+        before = None if trace is None else D[:]
         D[i] = bit
-        if fixpoint(D, {i}, model):
-            k = choose(D, idxs, k, model)
-            if k >= 0:
-                stack.append(_node(D, k, D[idxs[k]]))
-                continue
-            yield D
-            if len(model.log) != version:  # the consumer posted more on this model
-                model = store.model = type(model).replay(model.log[:version])
-            while stack and stack[-1][1] >= cut:
-                stack.pop()
+        ok = fixpoint(D, {i}, model)
+        k = choose(D, idxs, k, model) if ok else -1
+        if trace is not None:
+            status = FAILED if not ok else BRANCH if k >= 0 else SOLUTION
+            value = model.off[i] + bit.bit_length() - 1
+            tid = trace.choice(parent, model.vars[i], value, _narrowed(before, D, model, i), status)
+        if not ok:
+            continue
+        if k >= 0:
+            stack.append(_node(D, k, D[idxs[k]], tid))
+            continue
+        yield D
+        if len(model.log) != version:  # the consumer posted more on this model
+            model = store.model = type(model).replay(model.log[:version])
+        while stack and stack[-1][1] >= cut:
+            stack.pop()
+
+
+def _narrowed(before: list[int], after: list[int], model, chosen: int) -> dict:
+    """``{var: (before, after)}`` for the domains that changed, other than the chosen one's."""
+    off = model.off
+    return {
+        model.vars[j]: (Domain(b, off[j]), Domain(a, off[j]))
+        for j, (b, a) in enumerate(zip(before, after))
+        if b != a and j != chosen
+    }
 
 
 def solved_state(S: ConstrainedState, store: FDStore, D: list[int]):
@@ -183,8 +206,14 @@ def open_indices(store: FDStore, variables: Iterable, s) -> list[int]:
     return idxs
 
 
-def label(variables: Iterable, *, select: str = "leftmost", order: str = "up") -> Callable:
+def label(
+    variables: Iterable, *, select: str = "leftmost", order: str = "up", trace: SearchTrace | None = None
+) -> Callable:
     """A goal that assigns values to ``variables``, one answer per assignment.
+
+    ``select`` and ``order`` choose the strategy (module docstring); a
+    :class:`~relqueens.fd.trace.SearchTrace` given as ``trace`` records the
+    search tree.
 
     >>> from relqueens import run_all, vars, fd
     >>> x, y = vars(2)
@@ -206,7 +235,7 @@ def label(variables: Iterable, *, select: str = "leftmost", order: str = "up") -
         if not idxs:
             yield S
             return
-        for D in search(store.D, store, idxs, select, order):
+        for D in search(store.D, store, idxs, select, order, trace=trace):
             S2 = solved_state(S, store, D)
             if S2 is not False:
                 yield S2
