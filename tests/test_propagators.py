@@ -214,23 +214,29 @@ def test_entailment_of_each_propagator():
 def test_lex_le_and_inverse_propagators():
     from relqueens.fd.propagators import Inverse, LexLe
 
-    off = [0, 0, 0, 0]
-    D = [bits(2), rng(0, 3, 0), bits(2), rng(0, 3, 0)]  # [2, b] <=lex [2, d]
+    off = [0, 0, 0, 0, 0]
+    lex = LexLe(((0, 1, 0), (1, 1, 0)), ((2, 1, 0), (3, 1, 0)), slot=4)  # [x0, x1] <=lex [y0, y1]
+    D = [bits(2), rng(0, 3, 0), bits(2), bits(1), bits(0)]  # x0 = y0 = 2, y1 = 1; alpha = 0
     q = set()
-    assert LexLe(((0, 1, 0), (1, 1, 0)), ((2, 1, 0), (3, 1, 0))).propagate(D, off, q, 0)
-    D[3] = bits(1)
-    assert LexLe(((0, 1, 0), (1, 1, 0)), ((2, 1, 0), (3, 1, 0))).propagate(D, off, q, 3)
-    assert dom(D, off, 1) == {0, 1}
-    assert not LexLe(((0, 1, 0),), ((2, -1, 1),)).propagate([bits(2), 0, bits(2), 0], off, set(), 0)
-    assert LexLe(((0, 1, 0),), ((2, 1, 0),)).entailed([bits(1), 0, bits(2), 0], off)
-    # inverse: xs = [0, 1], ys = [2, 3]; xs[0] = 1 forces ys[1] = 0, and ys[0] != 0
+    assert lex.propagate(D, off, q, 0)
+    assert D[4] == bits(1)  # alpha moved past the equal pair
+    assert dom(D, off, 1) == {0, 1}  # x1 <= y1
+    assert not LexLe(((0, 1, 0),), ((2, -1, 1),), slot=4).propagate([bits(2), 0, bits(2), 0, bits(0)], off, set(), 0)
+    D = [bits(0), 0, bits(3), 0, bits(0)]
+    assert LexLe(((0, 1, 0),), ((2, 1, 0),), slot=4).propagate(D, off, set(), 0)
+    assert D[4] == bits(2)  # entailed: alpha jumps past the end
+    assert LexLe(((0, 1, 0),), ((2, 1, 0),), slot=4).entailed([bits(1), 0, bits(2), 0, bits(0)], off)
+    off = [0, 0, 0, 0]
+    # inverse: xs = [0, 1], ys = [2, 3]; xs[0] = 1 fixes ys[1] = 0
     D = [bits(1), rng(0, 1, 0), rng(0, 1, 0), rng(0, 1, 0)]
     q = set()
     p = Inverse((0, 1), (2, 3))
     assert p.propagate(D, off, q, 0)
-    assert dom(D, off, 2) == {1} and dom(D, off, 3) == {0, 1}
-    D[3] = bits(1)  # ys[1] = 1: so 0 leaves ys[1], and 1 leaves xs[0]... which is fixed at 1
-    assert not p.propagate(D, off, q, 3)
+    assert dom(D, off, 3) == {0} and dom(D, off, 2) == {0, 1} and q == {3}
+    D[2] = bits(1)  # ys[0] = 1 would need xs[1] = 0 ... and then xs[0] = 1 needs ys[1] = 0: fine
+    assert p.propagate(D, off, q, 2) and dom(D, off, 1) == {0}
+    D[3] = bits(1)  # but ys[1] = 1 contradicts xs[0] = 1 -> ys[1] = 0
+    assert not p.propagate(D, off, q, 0)
 
 
 def test_inverse_implies_permutations():

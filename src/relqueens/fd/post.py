@@ -356,10 +356,11 @@ class Posting:
             self.attach(LeOffset(x, y, c, source))
         return True
 
-    def attach(self, p) -> None:
+    def attach(self, p) -> bool:
         """Record a general propagator and schedule it."""
         self.store.record(("prop", p))
         self.queue.update(p.vars)
+        return p.start(self.store.D, self.store.model.off, self.queue)
 
     def post_times(self, c: Relation) -> bool:
         x, y = walk(c.lhs.x, self.s), walk(c.lhs.y, self.s)
@@ -406,8 +407,8 @@ class Posting:
                 else:
                     return False
             sides.append(tuple(side))
-        self.attach(LexLeProp(sides[0], sides[1], source=c))
-        return True
+        slot = self.store.register(var(prefix="lex"), 1, 0)  # alpha = 0
+        return self.attach(LexLeProp(sides[0], sides[1], slot, source=c))
 
     def post_inverse(self, c: Inverse) -> bool:
         n = len(c.xs)
@@ -427,10 +428,12 @@ class Posting:
                     return False
             sides.append(tuple(side))
         if n:
-            self.attach(InverseProp(sides[0], sides[1], source=c))
+            if not self.attach(InverseProp(sides[0], sides[1], source=c)):
+                return False
             for side in sides:  # both lists are permutations: say so, for pruning
                 members = tuple((i, 0) for i in side)
                 if len(set(members)) < n:
                     return False
-                self.store.record(("distinct", members, c))
+                if side is sides[0]:
+                    self.store.record(("distinct", members, c))
         return True

@@ -13,7 +13,7 @@ Two kinds of propagation run from one queue of changed variables:
 * **general propagators** (``=``/``<=`` with offsets, linear sums, products):
   objects with ``propagate(D, off, queue, i) -> bool`` (``i`` is the variable
   that changed) that narrow domains and return ``False`` on failure; ``watch[i]`` lists those to wake on any change
-  of variable ``i``.
+  of variable ``i``, ``fixwatch[i]`` those to wake only when it becomes fixed.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
     ``D`` is narrowed in place. Returns ``False`` as soon as a domain empties.
     Indices popped from the queue are appended to ``touched`` when given.
     """
-    off, rows, watch = model.off, model.rows, model.watch
+    off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
     while queue:
         i = queue.pop()
         if touched is not None:
@@ -70,6 +70,9 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
                                 return False
                             D[j] = dj
                             queue.add(j)
+            for p in fixwatch[i]:
+                if not p.propagate(D, off, queue, i):
+                    return False
         for p in watch[i]:
             if not p.propagate(D, off, queue, i):
                 return False
@@ -87,9 +90,21 @@ def narrow(D: list[int], queue: set[int], i: int, d: int) -> bool:
 
 
 class Propagator:
-    """Base of the general propagators: ``vars`` (indices) and a display ``source``."""
+    """Base of the general propagators: ``vars`` (indices) and a display ``source``.
+
+    A propagator wakes on every change of its variables' domains, or, when
+    ``on_fix`` is true, only when one of them becomes fixed (enough for
+    constraints that prune only from fixed values, and checked at every leaf).
+    """
 
     __slots__ = ("source", "vars")
+    on_fix = False
+
+    def start(self, D: list[int], off: list[int], queue: set[int]) -> bool:
+        """Propagate once when posted; a fix-woken propagator needs this for its fixed variables."""
+        return all(
+            self.propagate(D, off, queue, i) for i in self.vars if not D[i] & (D[i] - 1)
+        ) if self.on_fix else True
 
     def propagate(self, D: list[int], off: list[int], queue: set[int], i: int) -> bool:
         """Narrow the domains in ``D`` after variable ``i`` changed; ``False`` on failure."""
@@ -267,30 +282,76 @@ def _term_ge(D, off, queue, term, lo) -> bool:
     return narrow(D, queue, i, d)
 
 
+def _self_le(D, off, queue, x, y) -> bool:
+    """Narrow ``a1 * v + c1 <= a2 * v + c2`` for one variable ``v``."""
+    (i, a1, c1), (_, a2, c2) = x, y
+    if a1 == a2:
+        return c1 <= c2
+    # a1 = -a2: 2 * a1 * v <= c2 - c1
+    d, o, room = D[i], off[i], c2 - c1
+    d = keep_le(d, o, room // 2) if a1 > 0 else keep_ge(d, o, -(room // 2))
+    return narrow(D, queue, i, d)
+
+
+def _suffix_greater(D, off, xs, ys, k) -> int:
+    """1 if, past position ``k``'s prefix of fixed equal pairs, ``xs > ys`` surely; else 0."""
+    for x, y in zip(xs[k:], ys[k:]):
+        xl, xh = _bounds(D, off, x)
+        yl, yh = _bounds(D, off, y)
+        if xl == xh == yl == yh:
+            continue
+        return 1 if xl > yh else 0
+    return 0
+
+
 class LexLe(Propagator):
     """``xs <= ys`` lexicographically, for terms ``a * x + c`` with ``a`` = +-1.
 
-    Walks the prefix where both sides are fixed and equal; at the first pair
-    that is not, enforces ``x <= y`` on bounds, and stops (entailed if ``x < y``
-    surely holds).
+    Wakes when a variable becomes fixed. Its state — the position ``alpha`` of
+    the first pair not known to be equal — lives in ``D[slot]`` as the
+    singleton ``{alpha}``, so it is copied with the domains and only moves
+    forward along a branch. Each call advances ``alpha`` over pairs fixed and
+    equal, then enforces ``x <= y`` on the bounds of the pair at ``alpha``; once
+    ``x < y`` surely holds there, ``alpha`` jumps past the end (entailed).
     """
 
-    __slots__ = ("xs", "ys")
+    __slots__ = ("xs", "ys", "slot", "at")
+    on_fix = True
 
-    def __init__(self, xs: tuple, ys: tuple, source: object = None) -> None:
-        self.xs, self.ys, self.source = xs, ys, source
+    def __init__(self, xs: tuple, ys: tuple, slot: int, source: object = None) -> None:
+        self.xs, self.ys, self.slot, self.source = xs, ys, slot, source
         self.vars = tuple(dict.fromkeys(t[0] for t in xs + ys))
+        self.at: dict[int, int] = {}  # variable -> bitmask of the positions where it occurs
+        for k, t in enumerate(xs + ys):
+            self.at[t[0]] = self.at.get(t[0], 0) | 1 << (k % len(xs))
 
     def propagate(self, D, off, queue, i):
-        for x, y in zip(self.xs, self.ys):
+        alpha = D[self.slot].bit_length() - 1
+        if not (self.at[i] >> alpha) & 1:
+            return True  # only the pair at alpha can prune or move alpha
+        xs, ys, n = self.xs, self.ys, len(self.xs)
+        while alpha < n:
+            x, y = xs[alpha], ys[alpha]
             xl, xh = _bounds(D, off, x)
             yl, yh = _bounds(D, off, y)
-            if xl == xh == yl == yh:
+            if xl == xh == yl == yh or x == y:
+                alpha += 1
                 continue
             if xh < yl:
-                return True
-            return _term_le(D, off, queue, x, yh) and _term_ge(D, off, queue, y, xl)
+                alpha = n + 1
+            elif x[0] == y[0]:  # one variable on both sides
+                if not _self_le(D, off, queue, x, y):
+                    return False
+            else:
+                strict = _suffix_greater(D, off, xs, ys, alpha + 1)
+                if not (_term_le(D, off, queue, x, yh - strict) and _term_ge(D, off, queue, y, xl + strict)):
+                    return False
+            break
+        D[self.slot] = 1 << alpha
         return True
+
+    def start(self, D, off, queue):
+        return self.propagate(D, off, queue, self.xs[0][0]) if self.xs else True
 
     def entailed(self, D, off):
         for x, y in zip(self.xs, self.ys):
@@ -306,11 +367,13 @@ class LexLe(Propagator):
 class Inverse(Propagator):
     """``ys`` is the inverse permutation of ``xs``: ``xs[r] == c`` iff ``ys[c] == r``.
 
-    Domain consistent on the channel: ``c`` leaves ``xs[r]`` exactly when ``r``
-    leaves ``ys[c]`` (posting restricts both lists to ``0..n-1``).
+    Wakes when a variable becomes fixed: ``xs[r] = c`` fixes ``ys[c] = r`` and
+    back. (Posting also restricts both lists to ``0..n-1`` and makes each a
+    ``distinct`` group, so values taken are removed from the rest.)
     """
 
     __slots__ = ("side",)
+    on_fix = True
 
     def __init__(self, xs: tuple[int, ...], ys: tuple[int, ...], source: object = None) -> None:
         self.source = source
@@ -321,13 +384,10 @@ class Inverse(Propagator):
                 self.side.setdefault(i, []).append((k, other))
 
     def propagate(self, D, off, queue, i):
+        c = off[i] + D[i].bit_length() - 1
         for k, other in self.side[i]:
-            d, o = D[i], off[i]
-            for c, j in enumerate(other):
-                pos = c - o
-                if pos < 0 or not (d >> pos) & 1:  # c left xs[k], so k leaves ys[c]
-                    bit = k - off[j]
-                    hit = bit >= 0 and (D[j] >> bit) & 1
-                    if hit and not narrow(D, queue, j, D[j] & ~(1 << bit)):
-                        return False
+            j = other[c]
+            bit = k - off[j]
+            if bit < 0 or not narrow(D, queue, j, D[j] & (1 << bit)):
+                return False
         return True

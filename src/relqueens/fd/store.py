@@ -48,7 +48,7 @@ def is_int(value: object) -> bool:
 class Model:
     """FD variables and propagators, built from an append-only log."""
 
-    __slots__ = ("index", "log", "off", "pairs", "props", "rows", "vars", "watch")
+    __slots__ = ("fixwatch", "index", "log", "off", "pairs", "props", "rows", "vars", "watch")
 
     def __init__(self) -> None:
         self.log: list = []
@@ -58,6 +58,7 @@ class Model:
         self.rows: list[list] = []
         self.pairs: list[list | None] = []
         self.watch: list[list[Propagator]] = []
+        self.fixwatch: list[list[Propagator]] = []
         self.props: list = []
 
     @classmethod
@@ -80,6 +81,7 @@ class Model:
             self.rows.append([])
             self.pairs.append(None)
             self.watch.append([])
+            self.fixwatch.append([])
         elif kind == "alias":
             _, v, i = entry
             self.index[v] = i
@@ -95,8 +97,9 @@ class Model:
             self.props.append(entry)
         else:  # "prop"
             p = entry[1]
+            lists = self.fixwatch if p.on_fix else self.watch
             for i in set(p.vars):
-                self.watch[i].append(p)
+                lists[i].append(p)
             self.props.append(entry)
 
     def _pair(self, i: int) -> list:
