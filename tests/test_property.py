@@ -53,6 +53,15 @@ def csps(draw):
             st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=1, max_size=3),
             st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=3, max_size=3),
         ),
+        st.tuples(
+            st.just("leader"),
+            st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=2, max_size=2),
+            st.lists(
+                st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=2, max_size=2),
+                min_size=1,
+                max_size=3,
+            ),
+        ),
         st.tuples(st.just("inverse"), st.lists(idx, min_size=1, max_size=3), st.lists(idx, min_size=3, max_size=3)),
         st.tuples(st.just("alias"), idx, idx),
     )
@@ -97,6 +106,12 @@ def build(item, vs):
         goal = fd.lex_le([term(*t) for t in xs], [term(*t) for t in ys])
         value = lambda a, t: t[1] * a[t[0]] + t[2]
         return goal, lambda a: [value(a, t) for t in xs] <= [value(a, t) for t in ys]
+    if kind == "leader":
+        _, xs, yss = item
+        term = lambda i, a, c: vs[i] * a + c  # noqa: E731
+        value = lambda a, t: t[1] * a[t[0]] + t[2]  # noqa: E731
+        goal = fd.lex_leader([term(*t) for t in xs], [[term(*t) for t in ys] for ys in yss])
+        return goal, lambda a: all([value(a, t) for t in xs] <= [value(a, t) for t in ys] for ys in yss)
     if kind == "inverse":
         _, xs, ys = item
         ys = ys[: len(xs)]

@@ -108,7 +108,7 @@ def symmetry_breako(board: Sequence, n: int):
         [m - p_[r] for r in range(n)],
         [p_[m - r] for r in range(n)],
     ]
-    return lall([fd.inverse(q, p)] + [fd.lex_le(q_, image) for image in images])
+    return lall(fd.inverse(q, p), fd.lex_leader(q_, images))
 
 
 def _pin_goals(cols: list, pins: Mapping | Iterable | str | None, n: int) -> list:

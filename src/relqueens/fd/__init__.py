@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from .domain import Domain, domain, domain_of, interval
 from .errors import DomainError
 from .labeling import label
-from .post import Distinct, InDomain, Inverse, LexLe, post_goal
+from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, post_goal
 from .terms import Lin, Product, Relation, isvar, lin
 from .trace import Node, SearchTrace
 
@@ -41,6 +41,7 @@ __all__ = [
     "label",
     "le",
     "lex_le",
+    "lex_leader",
     "lin",
     "lt",
     "minus",
@@ -157,6 +158,26 @@ def lex_le(xs: Iterable, ys: Iterable) -> LexLe:
     if len(xs) != len(ys):
         raise ValueError(f"lex_le compares lists of equal length, got {len(xs)} and {len(ys)}")
     return LexLe(xs, ys)
+
+
+def lex_leader(xs: Iterable, images: Iterable[Iterable]) -> LexLeader:
+    """``xs`` is lexicographically at most each list in ``images``: ``xs`` leads its class.
+
+    One propagator for all the comparisons (symmetry breaking posts the 7
+    images of a board this way).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> a, b, c = vars(3)
+    >>> sols = run_all((a, b, c), fd.in_(a, b, c, fd.interval(0, 1)), fd.lex_leader([a, b, c], [[c, b, a], [b, c, a]]))
+    >>> sols
+    ((0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 1, 1))
+    """
+    xs = _offset_terms(xs, "lex_leader")
+    images = tuple(_offset_terms(ys, "lex_leader") for ys in images)
+    for ys in images:
+        if len(ys) != len(xs):
+            raise ValueError(f"lex_leader compares lists of equal length, got {len(xs)} and {len(ys)}")
+    return LexLeader(xs, images)
 
 
 def inverse(xs: Iterable, ys: Iterable) -> Inverse:

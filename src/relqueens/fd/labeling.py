@@ -80,7 +80,12 @@ SELECTORS = {
 
 def degree(model, i: int) -> int:
     """How many constraints mention FD variable ``i``."""
-    return sum(len(members) for members, _ in model.rows[i]) + len(model.watch[i])
+    return (
+        len(model.pairs[i])
+        + sum(len(members) - 1 for members, _ in model.groups[i])
+        + len(model.watch[i])
+        + len(model.fixwatch[i])
+    )
 
 
 def check_options(select: str, order: str) -> None:

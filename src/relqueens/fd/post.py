@@ -69,6 +69,13 @@ class LexLe(ListPair):
     name = "lex_le"
 
 
+class LexLeader(ListPair):
+    """``xs <= ys[k]`` lexicographically for every list ``ys[k]``."""
+
+    __slots__ = ()
+    name = "lex_leader"
+
+
 class Inverse(ListPair):
     """``ys`` is the inverse permutation of ``xs``: ``xs[r] == c`` iff ``ys[c] == r``."""
 
@@ -76,7 +83,7 @@ class Inverse(ListPair):
     name = "inverse"
 
 
-CONSTRAINTS = (InDomain, Distinct, Relation, LexLe, Inverse)
+CONSTRAINTS = (InDomain, Distinct, Relation, LexLe, LexLeader, Inverse)
 """The constraint records: ``lall``/``run`` post consecutive ones as one batch."""
 
 
@@ -228,7 +235,7 @@ class Posting:
             return self.post_in(c)
         if type(c) is Distinct:
             return self.post_distinct(c)
-        if type(c) is LexLe:
+        if type(c) is LexLe or type(c) is LexLeader:
             return self.post_lex(c)
         if type(c) is Inverse:
             return self.post_inverse(c)
@@ -389,9 +396,11 @@ class Posting:
         self.queue.add(i)
         return i
 
-    def post_lex(self, c: LexLe) -> bool:
+    def post_lex(self, c) -> bool:
+        """Post ``lex_le`` (one list on the right) or ``lex_leader`` (several)."""
+        images = c.ys if type(c) is LexLeader else (c.ys,)
         sides = []
-        for terms in (c.xs, c.ys):
+        for terms in (c.xs, *images):
             side = []
             for t in terms:
                 t = lin(t)
@@ -407,8 +416,9 @@ class Posting:
                 else:
                     return False
             sides.append(tuple(side))
-        slot = self.store.register(var(prefix="lex"), 1, 0)  # alpha = 0
-        return self.attach(LexLeProp(sides[0], sides[1], slot, source=c))
+        xs, *ys = sides
+        chains = [(y, self.store.register(var(prefix="lex"), 1, 0)) for y in ys]  # alpha = 0
+        return self.attach(LexLeProp(xs, chains, source=c))
 
     def post_inverse(self, c: Inverse) -> bool:
         n = len(c.xs)

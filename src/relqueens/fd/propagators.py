@@ -7,9 +7,9 @@ when the variable is registered, so domains only ever lose bits).
 Two kinds of propagation run from one queue of changed variables:
 
 * **value elimination** (``!=`` with offsets, ``distinct``): when a variable
-  becomes fixed to ``a``, each entry ``(members, c)`` of ``rows[i]`` removes
-  ``a + c - cj`` from every other member ``(j, cj)``. All pairwise ``!=`` of
-  one variable share a single row, so the hot loop is two nested ``for``\\ s.
+  becomes fixed to ``a``, each entry of ``pairs[i]`` removes one value from
+  one other variable, and each large ``distinct`` group in ``groups[i]``
+  removes one value from each other member (see :class:`~relqueens.fd.store.Model`).
 * **general propagators** (``=``/``<=`` with offsets, linear sums, products):
   objects with ``propagate(D, off, queue, i) -> bool`` (``i`` is the variable
   that changed) that narrow domains and return ``False`` on failure; ``watch[i]`` lists those to wake on any change
@@ -49,8 +49,10 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
 
     ``D`` is narrowed in place. Returns ``False`` as soon as a domain empties.
     Indices popped from the queue are appended to ``touched`` when given.
+    A variable that value elimination narrows is queued only if it became
+    fixed or has propagators that wake on any change.
     """
-    off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
+    off, pairs, groups, watch, fixwatch = model.off, model.pairs, model.groups, model.watch, model.fixwatch
     while queue:
         i = queue.pop()
         if touched is not None:
@@ -58,10 +60,21 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
         d = D[i]
         if not d & (d - 1):
             a = off[i] + d.bit_length() - 1
-            for members, ci in rows[i]:
+            for j, k in pairs[i]:
+                pos = a - k
+                if pos >= 0:
+                    dj = D[j]
+                    if (dj >> pos) & 1:
+                        dj ^= 1 << pos
+                        if not dj:
+                            return False
+                        D[j] = dj
+                        if not dj & (dj - 1) or watch[j]:
+                            queue.add(j)
+            for members, ci in groups[i]:
                 v = a + ci
-                for j, cj in members:
-                    pos = v - cj - off[j]
+                for j, k in members:
+                    pos = v - k
                     if pos >= 0 and j != i:
                         dj = D[j]
                         if (dj >> pos) & 1:
@@ -69,7 +82,8 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
                             if not dj:
                                 return False
                             D[j] = dj
-                            queue.add(j)
+                            if not dj & (dj - 1) or watch[j]:
+                                queue.add(j)
             for p in fixwatch[i]:
                 if not p.propagate(D, off, queue, i):
                     return False
@@ -305,31 +319,42 @@ def _suffix_greater(D, off, xs, ys, k) -> int:
 
 
 class LexLe(Propagator):
-    """``xs <= ys`` lexicographically, for terms ``a * x + c`` with ``a`` = +-1.
+    """``xs <= ys`` lexicographically for each ``ys`` of a list (terms ``a * x + c``, ``a`` = +-1).
 
-    Wakes when a variable becomes fixed. Its state — the position ``alpha`` of
-    the first pair not known to be equal — lives in ``D[slot]`` as the
-    singleton ``{alpha}``, so it is copied with the domains and only moves
-    forward along a branch. Each call advances ``alpha`` over pairs fixed and
-    equal, then enforces ``x <= y`` on the bounds of the pair at ``alpha``; once
-    ``x < y`` surely holds there, ``alpha`` jumps past the end (entailed).
+    Wakes when a variable becomes fixed. Each chain's state — the position
+    ``alpha`` of its first pair not known to be equal — lives in ``D[slot]``
+    as the singleton ``{alpha}``, so it is copied with the domains and only
+    moves forward along a branch. A call looks only at the chains whose pair
+    at ``alpha`` holds the fixed variable: it advances ``alpha`` over pairs
+    fixed and equal, then enforces ``x <= y`` on the bounds of the pair at
+    ``alpha`` (``x < y`` when the rest surely compares greater); once ``x < y``
+    surely holds there, ``alpha`` jumps past the end (entailed).
     """
 
-    __slots__ = ("xs", "ys", "slot", "at")
+    __slots__ = ("xs", "chains", "by_var")
     on_fix = True
 
-    def __init__(self, xs: tuple, ys: tuple, slot: int, source: object = None) -> None:
-        self.xs, self.ys, self.slot, self.source = xs, ys, slot, source
-        self.vars = tuple(dict.fromkeys(t[0] for t in xs + ys))
-        self.at: dict[int, int] = {}  # variable -> bitmask of the positions where it occurs
-        for k, t in enumerate(xs + ys):
-            self.at[t[0]] = self.at.get(t[0], 0) | 1 << (k % len(xs))
+    def __init__(self, xs: tuple, chains: list[tuple[tuple, int]], source: object = None) -> None:
+        self.xs, self.chains, self.source = xs, chains, source
+        n = len(xs)
+        self.by_var: dict[int, list] = {}
+        for ys, slot in chains:
+            at: dict[int, int] = {}  # variable -> bitmask of the positions where it occurs
+            for k, t in enumerate(xs + ys):
+                at[t[0]] = at.get(t[0], 0) | 1 << (k % n)
+            for v, mask in at.items():
+                self.by_var.setdefault(v, []).append((ys, slot, mask))
+        self.vars = tuple(self.by_var)
 
     def propagate(self, D, off, queue, i):
-        alpha = D[self.slot].bit_length() - 1
-        if not (self.at[i] >> alpha) & 1:
-            return True  # only the pair at alpha can prune or move alpha
-        xs, ys, n = self.xs, self.ys, len(self.xs)
+        for ys, slot, mask in self.by_var[i]:
+            alpha = D[slot].bit_length() - 1
+            if (mask >> alpha) & 1 and not self._advance(D, off, queue, ys, slot, alpha):
+                return False
+        return True
+
+    def _advance(self, D, off, queue, ys, slot, alpha) -> bool:
+        xs, n = self.xs, len(self.xs)
         while alpha < n:
             x, y = xs[alpha], ys[alpha]
             xl, xh = _bounds(D, off, x)
@@ -347,21 +372,25 @@ class LexLe(Propagator):
                 if not (_term_le(D, off, queue, x, yh - strict) and _term_ge(D, off, queue, y, xl + strict)):
                     return False
             break
-        D[self.slot] = 1 << alpha
+        D[slot] = 1 << alpha
         return True
 
     def start(self, D, off, queue):
-        return self.propagate(D, off, queue, self.xs[0][0]) if self.xs else True
+        return all(self._advance(D, off, queue, ys, slot, 0) for ys, slot in self.chains)
 
     def entailed(self, D, off):
-        for x, y in zip(self.xs, self.ys):
-            xl, xh = _bounds(D, off, x)
-            yl, yh = _bounds(D, off, y)
-            if xh < yl:
-                return True
-            if not xl == xh == yl == yh:
-                return False
-        return True
+        return all(_lex_entailed(D, off, self.xs, ys) for ys, _ in self.chains)
+
+
+def _lex_entailed(D, off, xs, ys) -> bool:
+    for x, y in zip(xs, ys):
+        xl, xh = _bounds(D, off, x)
+        yl, yh = _bounds(D, off, y)
+        if xh < yl:
+            return True
+        if not xl == xh == yl == yh:
+            return False
+    return True
 
 
 class Inverse(Propagator):

@@ -46,17 +46,25 @@ def is_int(value: object) -> bool:
 
 
 class Model:
-    """FD variables and propagators, built from an append-only log."""
+    """FD variables and propagators, built from an append-only log.
 
-    __slots__ = ("fixwatch", "index", "log", "off", "pairs", "props", "rows", "vars", "watch")
+    Value elimination is indexed for the hot loop: ``pairs[i]`` lists
+    ``(j, k)``, meaning "when ``i`` is fixed to ``a``, bit ``a - k`` leaves
+    ``D[j]``" (``k`` folds in ``j``'s offset); ``distinct`` groups of up to
+    ``EXPAND`` terms are expanded into such pairs, larger ones stay groups in
+    ``groups[i]`` as ``(members, ci)`` with members ``(j, cj + off[j])``.
+    """
+
+    __slots__ = ("fixwatch", "groups", "index", "log", "off", "pairs", "props", "vars", "watch")
+    EXPAND = 32
 
     def __init__(self) -> None:
         self.log: list = []
         self.vars: list[Var] = []
         self.index: dict[Var, int] = {}
         self.off: list[int] = []
-        self.rows: list[list] = []
-        self.pairs: list[list | None] = []
+        self.pairs: list[list] = []
+        self.groups: list[list] = []
         self.watch: list[list[Propagator]] = []
         self.fixwatch: list[list[Propagator]] = []
         self.props: list = []
@@ -73,13 +81,14 @@ class Model:
         """Record ``entry`` in the log and index it."""
         self.log.append(entry)
         kind = entry[0]
+        off = self.off
         if kind == "var":
             _, v, o = entry
             self.index[v] = len(self.vars)
             self.vars.append(v)
-            self.off.append(o)
-            self.rows.append([])
-            self.pairs.append(None)
+            off.append(o)
+            self.pairs.append([])
+            self.groups.append([])
             self.watch.append([])
             self.fixwatch.append([])
         elif kind == "alias":
@@ -87,13 +96,18 @@ class Model:
             self.index[v] = i
         elif kind == "ne":  # x != y + c
             _, x, y, c, _source = entry
-            self._pair(x).append((y, c))
-            self._pair(y).append((x, -c))
+            self.pairs[x].append((y, c + off[y]))
+            self.pairs[y].append((x, -c + off[x]))
             self.props.append(entry)
         elif kind == "distinct":
             members = entry[1]
-            for i, ci in members:
-                self.rows[i].append((members, ci))
+            if len(members) <= self.EXPAND:
+                for i, ci in members:
+                    self.pairs[i].extend((j, cj - ci + off[j]) for j, cj in members if j != i)
+            else:
+                shifted = tuple((j, cj + off[j]) for j, cj in members)
+                for i, ci in members:
+                    self.groups[i].append((shifted, ci))
             self.props.append(entry)
         else:  # "prop"
             p = entry[1]
@@ -101,13 +115,6 @@ class Model:
             for i in set(p.vars):
                 lists[i].append(p)
             self.props.append(entry)
-
-    def _pair(self, i: int) -> list:
-        row = self.pairs[i]
-        if row is None:
-            row = self.pairs[i] = []
-            self.rows[i].append((row, 0))
-        return row
 
 
 class FDStore(ConstraintStore):
