@@ -14,6 +14,7 @@ from kanren.goals import appendo, conso, heado, membero, nullo, permuteo, rember
 
 from . import fd
 from .check import check
+from .count import CheckpointError, CountError, CountResult, count
 from .core import Residual, conj, eq, fail, lall, neq, run, run_all, succeed
 from .fd import DomainError, SearchTrace, domain, interval, label
 from .fd.terms import LVar, var, vars
@@ -21,6 +22,9 @@ from .queens import complete, iter_queens, possible_columns, queens, queenso, sy
 from .squares import PinError
 
 __all__ = [
+    "CheckpointError",
+    "CountError",
+    "CountResult",
     "DomainError",
     "LVar",
     "PinError",
@@ -32,6 +36,7 @@ __all__ = [
     "conde",
     "conj",
     "conso",
+    "count",
     "domain",
     "eq",
     "fail",

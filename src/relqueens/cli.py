@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
 from typing import TextIO
 
 from .check import check
+from .count import CountError, count
 from .fd.labeling import ORDER, SELECT
 from .gallery import LARGE, gallery_html, write_svgs
 from .queens import MODELS, iter_queens
@@ -31,24 +33,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _whole(name: str, least: int):
-    """An argparse type: a whole number named ``name``, at least ``least``."""
+def _whole(least: int):
+    """An argparse type: a whole number, at least ``least`` (argparse names the argument)."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
         if value < least:
             raise argparse.ArgumentTypeError(
-                f"{name} cannot be negative, got {value}" if least == 0 else f"{name} must be at least {least}, got {value}"
+                f"cannot be negative, got {value}" if least == 0 else f"must be at least {least}, got {value}"
             )
         return value
 
     return parse
 
 
-_size, _count = _whole("N", 0), _whole("K", 1)
+_size, _positive = _whole(0), _whole(1)
 
 
 def _pin_option(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     how_many = solve.add_mutually_exclusive_group()
     how_many.add_argument("--all", action="store_true", help="every solution")
     how_many.add_argument("--count", action="store_true", help="only count the solutions")
-    how_many.add_argument("--limit", metavar="K", type=_count, help="at most K solutions (default 1)")
+    how_many.add_argument("--limit", metavar="K", type=_positive, help="at most K solutions (default 1)")
     _pin_option(solve)
     solve.add_argument("--symmetry", action="store_true", help="one board per symmetry class (lex-leader)")
     solve.add_argument("--format", choices=("text", "json"), default="text", help="output format")
@@ -85,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--svg", metavar="DIR", help="write one SVG file per board into this folder")
     _pin_option(render)
     render.add_argument("--symmetry", action="store_true", help="one board per symmetry class")
-    render.add_argument("--limit", metavar="K", type=_count, help="at most K boards")
+    render.add_argument("--limit", metavar="K", type=_positive, help="at most K boards")
     render.add_argument("--force", action="store_true", help=f"draw more than {LARGE} boards")
     render.add_argument("--title", help="the page title")
 
@@ -97,6 +99,21 @@ def build_parser() -> argparse.ArgumentParser:
     tree.add_argument("--html", metavar="FILE", required=True, help="write the page here")
     _pin_option(tree)
     tree.add_argument("--symmetry", action="store_true", help="break symmetries in relqueens' search")
+
+    cnt = sub.add_parser(
+        "count", help="count all boards, in parallel and resumably",
+        description="Count every solution by pinning the first K rows: one sub-problem per placement, "
+        "run in process, on a process pool, or on a Dask cluster; resumable with a checkpoint.",
+    )
+    cnt.add_argument("n", metavar="N", type=_size, help="board size")
+    cnt.add_argument("--split", metavar="K", type=_size, help="rows to pin per sub-problem (default 2, 0 below n=10)")
+    cnt.add_argument("--workers", metavar="W", type=_positive, help="a local process pool of W workers")
+    where = cnt.add_mutually_exclusive_group()
+    where.add_argument("--dask", metavar="ADDRESS", help="an existing Dask scheduler, e.g. tcp://host:8786")
+    where.add_argument("--dask-local", action="store_true", help="start a Dask LocalCluster (W workers, default 2)")
+    cnt.add_argument("--mirror", action="store_true", help="count half the first row, twice (same total, half the work)")
+    cnt.add_argument("--checkpoint", metavar="FILE", help="record finished sub-problems here; rerun to resume")
+    cnt.add_argument("--format", choices=("text", "json"), default="text", help="output format")
 
     chk = sub.add_parser(
         "check", help="cross-check with the reference solver",
@@ -183,6 +200,80 @@ def _tree(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _count_bar(stream: TextIO) -> Callable[[int, int, float], None] | None:
+    """A progress bar across sub-problems for a terminal (done / total, rate, ETA)."""
+    if not stream.isatty():
+        return None
+
+    def show(done: int, total: int, seconds: float) -> None:
+        rate = done / seconds if seconds > 0 else 0.0
+        eta = (total - done) / rate if rate else 0.0
+        filled = int(30 * done / max(total, 1))
+        stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} sub-problems, "
+                     f"{rate:.1f}/s, ETA {eta:.0f} s ")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def _executor(args: argparse.Namespace):
+    """The executor the arguments ask for (``None``: in process), and what to call to close it."""
+    if args.dask or args.dask_local:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ValueError("Dask is not installed: pip install 'relqueens[dask]'") from None
+        if args.dask:
+            try:
+                client = Client(args.dask, timeout="5s")
+            except OSError as e:
+                raise ValueError(f"cannot reach the Dask scheduler at {args.dask}: {e}") from None
+            return client.get_executor(), [client.close]  # close, never shut down, a shared cluster
+        cluster = LocalCluster(n_workers=args.workers or 2, threads_per_worker=1, dashboard_address=":0")
+        client = Client(cluster)
+        return client.get_executor(), [client.close, cluster.close]
+    if args.workers:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(max_workers=args.workers)
+        return pool, [lambda: pool.shutdown(wait=False, cancel_futures=True)]
+    return None, []
+
+
+def _count(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.split is not None and args.split > args.n:
+        raise ValueError(f"--split {args.split} pins more rows than the board has (N = {args.n})")
+    executor, to_close = _executor(args)
+    try:
+        result = count(
+            args.n, split_rows=args.split, executor=executor, mirror=args.mirror,
+            checkpoint=args.checkpoint, progress=_count_bar(err),
+        )
+    finally:
+        for close in to_close:
+            close()
+    if args.format == "json":
+        out.write(json.dumps({
+            "n": result.n, "count": result.total, "subproblems": result.subproblems,
+            "computed": result.computed, "resumed": result.resumed, "seconds": round(result.seconds, 3),
+        }) + "\n")
+    else:
+        out.write(
+            f"{result.total}\n" if not err.isatty() else f"n = {result.n}: {result.total} boards\n"
+        )
+        err.write(
+            f"{result.subproblems} sub-problems: {result.computed} counted now, "
+            f"{result.resumed} from the checkpoint, in {result.seconds:.2f} s\n"
+        )
+    return 0
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run the command with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     out, err = out or sys.stdout, err or sys.stderr
@@ -195,19 +286,27 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return _render(args, out)
         if args.command == "tree":
             return _tree(args, out)
+        if args.command == "count":
+            return _count(args, out, err)
         report = check(args.n)
         out.write(f"{report}\n")
         return 0 if report.ok else 1
     except (ValueError, TypeError, OSError) as e:
         err.write(f"relqueens {args.command}: error: {e}\n")
         return 2
+    except CountError as e:
+        err.write(f"relqueens count: error: {e}\n")
+        return 1
     except KeyboardInterrupt:
-        err.write("\nrelqueens: interrupted\n")
+        where = getattr(args, "checkpoint", None)
+        note = f"; finished sub-problems are in {where}: run the same command to resume" if where else ""
+        err.write(f"\nrelqueens: interrupted{note}\n")
         return 130
     except BrokenPipeError:
         return 0
 
 
 def entry_point() -> None:
-    """The console script."""
+    """The console script (SIGTERM stops it like Ctrl-C)."""
+    signal.signal(signal.SIGTERM, _interrupt)
     sys.exit(main())

@@ -1,0 +1,1 @@
+"""relqueens' benchmark suite (run it with ``python -m benchmarks``; see ``__main__``)."""
