@@ -55,12 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, help="seconds per run before a contender stops growing n")
     parser.add_argument("--out", default="docs", help="folder for benchmark.csv and the plots (default docs)")
     parser.add_argument("--no-plot", action="store_true", help="skip the plots")
+    parser.add_argument("--only", metavar="NAMES", help="run only these contenders (comma-separated)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
     if repeat < 1:
         parser.error("--repeat must be at least 1")
     timeout = args.timeout or (30.0 if args.quick else 120.0)
     plan = QUICK if args.quick else FULL
+    if args.only:
+        plan = plan.only(set(args.only.split(",")))
     results = run_plan(plan, repeat=repeat, timeout=timeout, log=sys.stderr)
     checks = targets(results)
     print_report(results, checks, out=sys.stdout)

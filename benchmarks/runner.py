@@ -20,6 +20,14 @@ class Plan:
     first: dict = field(default_factory=dict)
     lazy: dict = field(default_factory=dict)
 
+    def only(self, names: set[str]) -> Plan:
+        """The same plan, for the named contenders only."""
+        unknown = names - {name for task in (self.all, self.first, self.lazy) for name in task}
+        if unknown:
+            raise SystemExit(f"unknown contenders: {', '.join(sorted(unknown))}")
+        pick = lambda sizes: {k: v for k, v in sizes.items() if k in names}  # noqa: E731
+        return Plan(pick(self.all), pick(self.first), pick(self.lazy))
+
     def jobs(self) -> list[tuple[str, str, int]]:
         """``(task, contender, n)`` in the order one round runs them: by n, contenders interleaved."""
         out = []

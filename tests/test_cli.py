@@ -30,6 +30,11 @@ def test_solve_prints_the_first_board_like_print_board():
     assert out.rstrip().endswith("1 solution shown")
 
 
+def test_solve_unicode_and_coordinates():
+    code, out, _ = run_cli("solve", "4", "--unicode", "--coords")
+    assert code == 0 and "1 · ♕ · ·" in out and "  a b c d" in out
+
+
 def test_solve_all_count_limit():
     code, out, _ = run_cli("solve", "8", "--all")
     assert code == 0 and out.count("# ") == 92 and out.rstrip().endswith("92 solutions")

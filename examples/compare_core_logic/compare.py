@@ -83,7 +83,7 @@ def main(argv: list[str]) -> int:
             csols, csecs = theirs[n]
             same = set(sols) == set(csols) and len(csols) == len(set(csols))
             order = sols[:5] == csols[:5]
-            line += f" {len(csols):>11} {csecs:>9.4f} {str(same):>9} {str(order):>19} {csecs / secs:>8.0f}x"
+            line += f" {len(csols):>11} {csecs:>9.4f} {same!s:>9} {order!s:>19} {csecs / secs:>8.0f}x"
         print(line)
     for n in sizes:
         if n in theirs and theirs[n][0][:5] != ours[n][0][:5]:

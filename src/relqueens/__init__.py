@@ -14,8 +14,8 @@ from kanren.goals import appendo, conso, heado, membero, nullo, permuteo, rember
 
 from . import fd
 from .check import check
-from .count import CheckpointError, CountError, CountResult, count
 from .core import Residual, conj, eq, fail, lall, neq, run, run_all, succeed
+from .count import CheckpointError, CountError, CountResult, count
 from .fd import DomainError, SearchTrace, domain, interval, label
 from .fd.terms import LVar, var, vars
 from .queens import complete, iter_queens, possible_columns, queens, queenso, symmetry_breako

@@ -74,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     _pin_option(solve)
     solve.add_argument("--symmetry", action="store_true", help="one board per symmetry class (lex-leader)")
     solve.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    solve.add_argument("--unicode", action="store_true", help="draw queens as ♕ (text format)")
+    solve.add_argument("--coords", action="store_true", help="label files and ranks (text format)")
     solve.add_argument("--model", choices=MODELS, default="pairwise", help="how the diagonals are stated")
     solve.add_argument("--select", choices=SELECT, default="leftmost", help="labeling: variable selection")
     solve.add_argument("--order", choices=ORDER, default="up", help="labeling: value order")
@@ -157,7 +159,8 @@ def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for board in boards:
         found.append(board)
         if args.format == "text":
-            out.write(f"# {len(found)}: {list(board)}\n{board_text(board)}\n\n")
+            drawn = board_text(board, unicode=args.unicode, coords=args.coords)
+            out.write(f"# {len(found)}: {list(board)}\n{drawn}\n\n")
         if limit is not None and len(found) >= limit:
             break
     if args.format == "json":

@@ -27,7 +27,7 @@ from unification import reify as _reify
 
 from .fd.domain import Domain
 from .fd.errors import DomainError
-from .fd.labeling import search, solved_state
+from .fd.labeling import free_vars, search, solved_state
 from .fd.post import Distinct, is_constraint, post_goal
 from .fd.propagators import EqOffset, LeOffset, Linear, Times
 from .fd.store import FDStore, store_of, walk
@@ -219,12 +219,14 @@ def _labeled(q: Any, S, trace=None) -> Iterator:
         if i is not None and D[i] & (D[i] - 1) and i not in shown:
             shown.append(i)
     seen = set(shown)
-    hidden = [i for i, d in enumerate(D) if d & (d - 1) and i not in seen]
+    private = store.model.private
+    hidden = [i for i, d in enumerate(D) if d & (d - 1) and i not in seen and i not in private]
     if not shown and not hidden:
         yield term
         return
+    free = free_vars(S, store)
     for Dn in search(D, store, shown + hidden, exists_from=len(shown), trace=trace):
-        S2 = solved_state(S, store, Dn)
+        S2 = solved_state(S, store, Dn, free)
         if S2 is not False:
             yield reify(q, S2.data)
 

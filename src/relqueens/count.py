@@ -22,12 +22,16 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
+from kanren.constraints import ConstrainedState
+
 from . import fd
-from .core import run
+from .core import eq, lall, run
+from .fd.store import FDStore
 from .fd.terms import vars
-from .queens import iter_queens
+from .queens import queenso
 from .reference import check_n
 
 Prefix = tuple[int, ...]
@@ -67,8 +71,23 @@ def weight(prefix: Prefix, n: int, mirror: bool) -> int:
 
 
 def count_subproblem(n: int, prefix: Prefix) -> int:
-    """The number of solutions whose first rows are ``prefix`` (the relation with those rows pinned)."""
-    return sum(1 for _ in iter_queens(n, pins=dict(enumerate(prefix))))
+    """The number of solutions whose first rows are ``prefix``: the relation with those rows pinned.
+
+    The three facts are posted once per process and board size; each
+    sub-problem pins its rows on that (persistent) state and labels the rest,
+    so a sub-problem costs its search, not a fresh model.
+    """
+    cols, state = _posted(n)
+    goal = lall(*(eq(cols[r], c) for r, c in enumerate(prefix)), fd.label(cols))
+    return sum(1 for _ in goal(state))
+
+
+@lru_cache(maxsize=8)
+def _posted(n: int) -> tuple[list, object]:
+    """The board's variables and the state with ``queenso`` posted (computed once per n)."""
+    cols = vars(n)
+    start = ConstrainedState({}, constraints={FDStore: FDStore()})
+    return cols, next(iter(queenso(cols, n)(start)))
 
 
 class InlineExecutor(Executor):
@@ -78,7 +97,7 @@ class InlineExecutor(Executor):
         future: Future = Future()
         try:
             future.set_result(fn(*args, **kwargs))
-        except BaseException as e:  # noqa: BLE001 - handed to the caller through the future
+        except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
                 raise
             future.set_exception(e)

@@ -81,8 +81,7 @@ SELECTORS = {
 def degree(model, i: int) -> int:
     """How many constraints mention FD variable ``i``."""
     return (
-        len(model.pairs[i])
-        + sum(len(members) - 1 for members, _ in model.groups[i])
+        sum(len(members) for members, _ in model.rows[i])
         + len(model.watch[i])
         + len(model.fixwatch[i])
     )
@@ -168,20 +167,31 @@ def _narrowed(before: list[int], after: list[int], model, chosen: int) -> dict:
     }
 
 
-def solved_state(S: ConstrainedState, store: FDStore, D: list[int]):
-    """State ``S`` with domains ``D`` and every newly fixed variable bound (or ``False``).
-
-    The variables are free and their values are integers in their domains,
-    so binding them is a plain extension of the substitution; only the other
-    kanren stores (e.g. ``neq``'s) are asked to check it.
-    """
-    m, D0 = store.model, store.D
-    data = dict(S.data)
-    for i, (d, d0) in enumerate(zip(D, D0)):
-        if d != d0:
-            w = walk(m.vars[i], data)
+def free_vars(S: ConstrainedState, store: FDStore) -> list[tuple[int, object]]:
+    """``(index, variable)`` for each open, non-private FD variable: what a solution binds."""
+    m, D, s = store.current(), store.D, S.data
+    out = []
+    for i, d in enumerate(D):
+        if d & (d - 1) and i not in m.private:
+            w = walk(m.vars[i], s)
             if isvar(w):
-                data[w] = m.off[i] + d.bit_length() - 1
+                out.append((i, w))
+    return out
+
+
+def solved_state(S: ConstrainedState, store: FDStore, D: list[int], free: list):
+    """State ``S`` with domains ``D``, and the ``free`` variables that ``D`` fixed bound (or ``False``).
+
+    Binding free variables to values of their domains is a plain extension of
+    the substitution; only the other kanren stores (e.g. ``neq``'s) are asked
+    to check it. ``free`` comes from :func:`free_vars`, once per search.
+    """
+    off = store.model.off
+    data = dict(S.data)
+    for i, w in free:
+        d = D[i]
+        if not d & (d - 1):
+            data[w] = off[i] + d.bit_length() - 1
     new = FDStore(store.model, store.version, D, store.pending)
     others = {k: c.copy() for k, c in S.constraints.items() if k is not FDStore}
     S2 = ConstrainedState.__new__(ConstrainedState)  # adopt ``data`` without a third copy
@@ -240,8 +250,9 @@ def label(
         if not idxs:
             yield S
             return
+        free = free_vars(S, store)
         for D in search(store.D, store, idxs, select, order, trace=trace):
-            S2 = solved_state(S, store, D)
+            S2 = solved_state(S, store, D, free)
             if S2 is not False:
                 yield S2
 

@@ -392,7 +392,7 @@ class Posting:
 
     def anchor(self, value: int) -> int:
         """A fresh FD variable fixed to ``value``, so a constant can stand as a variable."""
-        i = self.store.register(var(prefix="const"), 1, value)
+        i = self.store.register(var(prefix="const"), 1, value, private=True)
         self.queue.add(i)
         return i
 
@@ -417,7 +417,7 @@ class Posting:
                     return False
             sides.append(tuple(side))
         xs, *ys = sides
-        chains = [(y, self.store.register(var(prefix="lex"), 1, 0)) for y in ys]  # alpha = 0
+        chains = [(y, self.store.register(var(prefix="lex"), 1, 0, private=True)) for y in ys]  # alpha = 0
         return self.attach(LexLeProp(xs, chains, source=c))
 
     def post_inverse(self, c: Inverse) -> bool:

@@ -7,9 +7,8 @@ when the variable is registered, so domains only ever lose bits).
 Two kinds of propagation run from one queue of changed variables:
 
 * **value elimination** (``!=`` with offsets, ``distinct``): when a variable
-  becomes fixed to ``a``, each entry of ``pairs[i]`` removes one value from
-  one other variable, and each large ``distinct`` group in ``groups[i]``
-  removes one value from each other member (see :class:`~relqueens.fd.store.Model`).
+  becomes fixed to ``a``, each row of ``rows[i]`` removes one value from each
+  of its other members (see :class:`~relqueens.fd.store.Model`).
 * **general propagators** (``=``/``<=`` with offsets, linear sums, products):
   objects with ``propagate(D, off, queue, i) -> bool`` (``i`` is the variable
   that changed) that narrow domains and return ``False`` on failure; ``watch[i]`` lists those to wake on any change
@@ -52,7 +51,7 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
     A variable that value elimination narrows is queued only if it became
     fixed or has propagators that wake on any change.
     """
-    off, pairs, groups, watch, fixwatch = model.off, model.pairs, model.groups, model.watch, model.fixwatch
+    off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
     while queue:
         i = queue.pop()
         if touched is not None:
@@ -60,18 +59,7 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
         d = D[i]
         if not d & (d - 1):
             a = off[i] + d.bit_length() - 1
-            for j, k in pairs[i]:
-                pos = a - k
-                if pos >= 0:
-                    dj = D[j]
-                    if (dj >> pos) & 1:
-                        dj ^= 1 << pos
-                        if not dj:
-                            return False
-                        D[j] = dj
-                        if not dj & (dj - 1) or watch[j]:
-                            queue.add(j)
-            for members, ci in groups[i]:
+            for members, ci in rows[i]:
                 v = a + ci
                 for j, k in members:
                     pos = v - k
@@ -331,7 +319,7 @@ class LexLe(Propagator):
     surely holds there, ``alpha`` jumps past the end (entailed).
     """
 
-    __slots__ = ("xs", "chains", "by_var")
+    __slots__ = ("by_var", "chains", "xs")
     on_fix = True
 
     def __init__(self, xs: tuple, chains: list[tuple[tuple, int]], source: object = None) -> None:

@@ -48,14 +48,15 @@ def is_int(value: object) -> bool:
 class Model:
     """FD variables and propagators, built from an append-only log.
 
-    Value elimination is indexed for the hot loop: ``pairs[i]`` lists
-    ``(j, k)``, meaning "when ``i`` is fixed to ``a``, bit ``a - k`` leaves
-    ``D[j]``" (``k`` folds in ``j``'s offset); ``distinct`` groups of up to
-    ``EXPAND`` terms are expanded into such pairs, larger ones stay groups in
-    ``groups[i]`` as ``(members, ci)`` with members ``(j, cj + off[j])``.
+    Value elimination is indexed for the hot loop: ``rows[i]`` lists
+    ``(members, ci)``: when ``i`` is fixed to ``a``, bit ``a + ci - k`` leaves
+    ``D[j]`` for each other member ``(j, k)`` (``k`` folds in ``j``'s offset).
+    The first row of a variable gathers its pairwise ``!=`` and its
+    ``distinct`` groups of up to ``EXPAND`` terms, expanded into pairs
+    (``ci = 0``); larger groups stay whole, one shared row each.
     """
 
-    __slots__ = ("fixwatch", "groups", "index", "log", "off", "pairs", "props", "vars", "watch")
+    __slots__ = ("fixwatch", "index", "log", "off", "pairs", "private", "props", "rows", "vars", "watch")
     EXPAND = 32
 
     def __init__(self) -> None:
@@ -64,10 +65,11 @@ class Model:
         self.index: dict[Var, int] = {}
         self.off: list[int] = []
         self.pairs: list[list] = []
-        self.groups: list[list] = []
+        self.rows: list[list] = []
         self.watch: list[list[Propagator]] = []
         self.fixwatch: list[list[Propagator]] = []
         self.props: list = []
+        self.private: set[int] = set()
 
     @classmethod
     def replay(cls, log: list) -> Model:
@@ -83,12 +85,14 @@ class Model:
         kind = entry[0]
         off = self.off
         if kind == "var":
-            _, v, o = entry
+            _, v, o, private = entry
+            if private:
+                self.private.add(len(self.vars))
             self.index[v] = len(self.vars)
             self.vars.append(v)
             off.append(o)
             self.pairs.append([])
-            self.groups.append([])
+            self.rows.append([(self.pairs[-1], 0)])
             self.watch.append([])
             self.fixwatch.append([])
         elif kind == "alias":
@@ -107,7 +111,7 @@ class Model:
             else:
                 shifted = tuple((j, cj + off[j]) for j, cj in members)
                 for i, ci in members:
-                    self.groups[i].append((shifted, ci))
+                    self.rows[i].append((shifted, ci))
             self.props.append(entry)
         else:  # "prop"
             p = entry[1]
@@ -150,9 +154,13 @@ class FDStore(ConstraintStore):
         m.apply(entry)
         self.version = len(m.log)
 
-    def register(self, v: Var, bits: int, o: int) -> int:
-        """Make ``v`` an FD variable with domain bitset ``bits`` at offset ``o``."""
-        self.record(("var", v, o))
+    def register(self, v: Var, bits: int, o: int, private: bool = False) -> int:
+        """Make ``v`` an FD variable with domain bitset ``bits`` at offset ``o``.
+
+        A ``private`` variable (a propagator's state, a constant's stand-in) is
+        never labeled, bound or shown.
+        """
+        self.record(("var", v, o, private))
         self.D.append(bits)
         return len(self.D) - 1
 
