@@ -155,3 +155,26 @@ def test_residual_board_shows_open_domains():
     cols = vars(8)
     (r,) = run(0, cols, queenso(cols, 8), residual=True)
     assert len(r.domains) == 8 and all(d == fd.interval(0, 7) for d in r.domains.values())
+
+
+def general_symmetry_breaking(cols, n):
+    """The lex-leader constraints stated with the general layer: inverse variables and lex_leader."""
+    p = vars(n)
+    m = n - 1
+    q_, p_ = [fd.lin(t) for t in cols], [fd.lin(t) for t in p]
+    images = [
+        [m - c for c in q_], [q_[m - r] for r in range(n)], [m - q_[m - r] for r in range(n)],
+        p_, [m - p_[m - r] for r in range(n)], [m - p_[r] for r in range(n)], [p_[m - r] for r in range(n)],
+    ]
+    return [fd.inverse(cols, p), fd.lex_leader(q_, images)]
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+def test_fused_symmetry_breaking_equals_the_general_statement(n):
+    from relqueens import symmetry_breako
+
+    cols = vars(n)
+    general = set(map(tuple, run_all(cols, queenso(cols, n), *general_symmetry_breaking(cols, n))))
+    cols = vars(n)
+    fused = set(map(tuple, run_all(cols, queenso(cols, n), symmetry_breako(cols, n))))
+    assert fused == general == set(fundamental_solutions(n))

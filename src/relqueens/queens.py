@@ -27,6 +27,7 @@ from typing import Any
 from . import fd
 from .core import eq, lall, run
 from .fd.labeling import check_options
+from .fd.post import PermLeader
 from .fd.terms import isvar, vars
 from .fd.trace import SearchTrace
 from .reference import check_n
@@ -83,8 +84,10 @@ def symmetry_breako(board: Sequence, n: int):
     For each of the 7 non-identity symmetries σ of the square, ``board <=lex
     σ(board)``. Reflections and the half turn are linear in the columns; the
     transposes and quarter turns need the inverse permutation ``p``
-    (``board[r] == c`` iff ``p[c] == r``), which :func:`relqueens.fd.inverse`
-    channels.
+    (``board[r] == c`` iff ``p[c] == r``). It is the same as
+    ``fd.inverse(board, p)`` with ``fd.lex_leader(board, images)``, posted as
+    one propagator that reads ``p`` off the board's domains instead of
+    keeping ``n`` more variables.
 
     >>> from relqueens import run_all, vars
     >>> cols = vars(8)
@@ -96,19 +99,17 @@ def symmetry_breako(board: Sequence, n: int):
         raise ValueError(f"the board has {len(q)} rows but n is {n}")
     if n < 2:
         return lall()
-    p = vars(n)
     m = n - 1
-    q_, p_ = [fd.lin(t) for t in q], [fd.lin(t) for t in p]
-    images = [
-        [m - c for c in q_],
-        [q_[m - r] for r in range(n)],
-        [m - q_[m - r] for r in range(n)],
-        p_,
-        [m - p_[m - r] for r in range(n)],
-        [m - p_[r] for r in range(n)],
-        [p_[m - r] for r in range(n)],
+    images = [  # (kind, index, coefficient, constant): a * q[index] + c, or a * p[index] + c
+        [("x", r, -1, m) for r in range(n)],  # mirror left-right
+        [("x", m - r, 1, 0) for r in range(n)],  # mirror top-bottom
+        [("x", m - r, -1, m) for r in range(n)],  # half turn
+        [("inv", r, 1, 0) for r in range(n)],  # transpose
+        [("inv", m - r, -1, m) for r in range(n)],  # anti-transpose
+        [("inv", r, -1, m) for r in range(n)],  # quarter turn
+        [("inv", m - r, 1, 0) for r in range(n)],  # three quarter turns
     ]
-    return lall(fd.inverse(q, p), fd.lex_leader(q_, images))
+    return PermLeader(tuple(q), tuple(tuple(image) for image in images))
 
 
 def _pin_goals(cols: list, pins: Mapping | Iterable | str | None, n: int) -> list:

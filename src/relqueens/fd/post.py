@@ -83,7 +83,22 @@ class Inverse(ListPair):
     name = "inverse"
 
 
-CONSTRAINTS = (InDomain, Distinct, Relation, LexLe, LexLeader, Inverse)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class PermLeader(Constraint):
+    """``xs``, a permutation of ``0..n-1``, is lexicographically at most each image.
+
+    An image is a list of terms ``(kind, k, a, c)``: ``a * xs[k] + c`` for kind
+    ``"x"``, or ``a * inv[k] + c`` for kind ``"inv"``, where ``inv`` is the
+    inverse permutation (``inv[c] == r`` iff ``xs[r] == c``), read off the
+    domains of ``xs`` instead of being variables of its own.
+    """
+
+    xs: tuple
+    images: tuple
+    name = "perm_leader"
+
+
+CONSTRAINTS = (InDomain, Distinct, Relation, LexLe, LexLeader, Inverse, PermLeader)
 """The constraint records: ``lall``/``run`` post consecutive ones as one batch."""
 
 
@@ -239,6 +254,8 @@ class Posting:
             return self.post_lex(c)
         if type(c) is Inverse:
             return self.post_inverse(c)
+        if type(c) is PermLeader:
+            return self.post_perm_leader(c)
         if c.kind == "times":
             return self.post_times(c)
         return self.post_linear(c.lhs - c.rhs, c.op, c)
@@ -421,29 +438,42 @@ class Posting:
         return self.attach(LexLeProp(xs, chains, source=c))
 
     def post_inverse(self, c: Inverse) -> bool:
-        n = len(c.xs)
+        xs = self.permutation(c.xs, c)
+        ys = self.permutation(c.ys, c) if xs is not None else None
+        if ys is None:
+            return False
+        return not xs or self.attach(InverseProp(xs, ys, source=c))
+
+    def permutation(self, terms: tuple, c) -> tuple[int, ...] | None:
+        """Indices of ``terms`` as a permutation of ``0..n-1`` (domains and ``distinct`` posted)."""
+        n = len(terms)
         box = interval(0, n - 1) if n else None
-        sides = []
-        for terms in (c.xs, c.ys):
-            side = []
-            for t in terms:
-                w = walk(t, self.s)
-                if isvar(w):
-                    if not self.restrict(w, box):
-                        return False
-                    side.append(self.store.index_of(w))
-                elif is_int(w) and 0 <= w < n:
-                    side.append(self.anchor(w))
-                else:
-                    return False
-            sides.append(tuple(side))
-        if n:
-            if not self.attach(InverseProp(sides[0], sides[1], source=c)):
-                return False
-            for side in sides:  # both lists are permutations: say so, for pruning
-                members = tuple((i, 0) for i in side)
-                if len(set(members)) < n:
-                    return False
-                if side is sides[0]:
-                    self.store.record(("distinct", members, c))
-        return True
+        side = []
+        for t in terms:
+            w = walk(t, self.s)
+            if isvar(w):
+                if not self.restrict(w, box):
+                    return None
+                side.append(self.store.index_of(w))
+            elif is_int(w) and 0 <= w < n:
+                side.append(self.anchor(w))
+            else:
+                return None
+        members = tuple((i, 0) for i in side)
+        if len(set(members)) < n:
+            return None
+        if n > 1:
+            self.store.record(("distinct", members, c))
+            self.queue.update(side)
+        return tuple(side)
+
+    def post_perm_leader(self, c: PermLeader) -> bool:
+        qs = self.permutation(c.xs, c)
+        if qs is None:
+            return False
+        xs = tuple((q, 1, 0) for q in qs)
+        chains = []
+        for image in c.images:
+            ys = tuple((qs[k], a, b) if kind == "x" else (-1 - k, a, b) for kind, k, a, b in image)
+            chains.append((ys, self.store.register(var(prefix="lex"), 1, 0, private=True)))
+        return self.attach(LexLeProp(xs, chains, source=c, qs=qs))

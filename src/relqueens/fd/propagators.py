@@ -263,25 +263,54 @@ def _without(d: int, o: int, value: int) -> int:
     return d & ~(1 << pos) if pos >= 0 else d
 
 
-def _bounds(D, off, term):
-    """The bounds of term ``(i, a, c)``, meaning ``a * x_i + c`` with ``a`` = +-1."""
+def _bounds(D, off, term, qs=()):
+    """The bounds of term ``(i, a, c)``, meaning ``a * x_i + c`` with ``a`` = +-1.
+
+    ``i < 0`` stands for the inverse of the permutation ``qs`` at column
+    ``-1 - i`` (the row whose value is that column); ``None`` if no row can
+    take the column.
+    """
     i, a, c = term
-    lo, hi = low(D[i], off[i]), high(D[i], off[i])
+    if i >= 0:
+        lo, hi = low(D[i], off[i]), high(D[i], off[i])
+    else:
+        col = -1 - i
+        rows = [r for r, q in enumerate(qs) if col >= off[q] and (D[q] >> (col - off[q])) & 1]
+        if not rows:
+            return None
+        lo, hi = rows[0], rows[-1]
     return (lo + c, hi + c) if a > 0 else (c - hi, c - lo)
 
 
-def _term_le(D, off, queue, term, u) -> bool:
-    """Narrow so that ``a * x_i + c <= u``."""
-    i, a, c = term
-    d = keep_le(D[i], off[i], u - c) if a > 0 else keep_ge(D[i], off[i], c - u)
-    return narrow(D, queue, i, d)
+def _keep(D, off, queue, term, lo, hi, qs) -> bool:
+    """Narrow the variable of ``term`` to ``lo..hi`` (``None``: unbounded); for an inverse term, its row."""
+    i = term[0]
+    if i >= 0:
+        d = D[i]
+        if hi is not None:
+            d = keep_le(d, off[i], hi)
+        if lo is not None:
+            d = keep_ge(d, off[i], lo)
+        return narrow(D, queue, i, d)
+    col = -1 - i
+    for r, q in enumerate(qs):
+        if (lo is not None and r < lo) or (hi is not None and r > hi):
+            pos = col - off[q]
+            if pos >= 0 and (D[q] >> pos) & 1 and not narrow(D, queue, q, D[q] & ~(1 << pos)):
+                return False
+    return True
 
 
-def _term_ge(D, off, queue, term, lo) -> bool:
-    """Narrow so that ``a * x_i + c >= lo``."""
-    i, a, c = term
-    d = keep_ge(D[i], off[i], lo - c) if a > 0 else keep_le(D[i], off[i], c - lo)
-    return narrow(D, queue, i, d)
+def _term_le(D, off, queue, term, u, qs=()) -> bool:
+    """Narrow so that ``a * x + c <= u``."""
+    _, a, c = term
+    return _keep(D, off, queue, term, None, u - c, qs) if a > 0 else _keep(D, off, queue, term, c - u, None, qs)
+
+
+def _term_ge(D, off, queue, term, lo, qs=()) -> bool:
+    """Narrow so that ``a * x + c >= lo``."""
+    _, a, c = term
+    return _keep(D, off, queue, term, lo - c, None, qs) if a > 0 else _keep(D, off, queue, term, None, c - lo, qs)
 
 
 def _self_le(D, off, queue, x, y) -> bool:
@@ -289,17 +318,19 @@ def _self_le(D, off, queue, x, y) -> bool:
     (i, a1, c1), (_, a2, c2) = x, y
     if a1 == a2:
         return c1 <= c2
-    # a1 = -a2: 2 * a1 * v <= c2 - c1
-    d, o, room = D[i], off[i], c2 - c1
-    d = keep_le(d, o, room // 2) if a1 > 0 else keep_ge(d, o, -(room // 2))
-    return narrow(D, queue, i, d)
+    room = c2 - c1  # a1 = -a2: 2 * a1 * v <= c2 - c1
+    if a1 > 0:
+        return _keep(D, off, queue, x, None, room // 2, ())
+    return _keep(D, off, queue, x, -(room // 2), None, ())
 
 
-def _suffix_greater(D, off, xs, ys, k) -> int:
+def _suffix_greater(D, off, xs, ys, k, qs=()) -> int:
     """1 if, past position ``k``'s prefix of fixed equal pairs, ``xs > ys`` surely; else 0."""
     for x, y in zip(xs[k:], ys[k:]):
-        xl, xh = _bounds(D, off, x)
-        yl, yh = _bounds(D, off, y)
+        bx, by = _bounds(D, off, x, qs), _bounds(D, off, y, qs)
+        if bx is None or by is None:
+            return 0
+        (xl, xh), (yl, yh) = bx, by
         if xl == xh == yl == yh:
             continue
         return 1 if xl > yh else 0
@@ -317,36 +348,49 @@ class LexLe(Propagator):
     fixed and equal, then enforces ``x <= y`` on the bounds of the pair at
     ``alpha`` (``x < y`` when the rest surely compares greater); once ``x < y``
     surely holds there, ``alpha`` jumps past the end (entailed).
+
+    With ``qs`` (a permutation), a term may also be ``(-1 - col, a, c)``: the
+    row of ``qs`` that takes column ``col``, read off ``qs``'s domains — the
+    images of a board under a transpose or a quarter turn, without inverse
+    variables. Such a pair is woken when a variable of ``qs`` is fixed to ``col``.
     """
 
-    __slots__ = ("by_var", "chains", "xs")
+    __slots__ = ("by_var", "chains", "qs", "xs")
     on_fix = True
 
-    def __init__(self, xs: tuple, chains: list[tuple[tuple, int]], source: object = None) -> None:
-        self.xs, self.chains, self.source = xs, chains, source
+    def __init__(self, xs: tuple, chains: list[tuple[tuple, int]], source: object = None, qs: tuple = ()) -> None:
+        self.xs, self.chains, self.source, self.qs = xs, chains, source, qs
         n = len(xs)
         self.by_var: dict[int, list] = {}
         for ys, slot in chains:
             at: dict[int, int] = {}  # variable -> bitmask of the positions where it occurs
             for k, t in enumerate(xs + ys):
-                at[t[0]] = at.get(t[0], 0) | 1 << (k % n)
+                if t[0] >= 0:
+                    at[t[0]] = at.get(t[0], 0) | 1 << (k % n)
+            inverse = tuple(-1 - t[0] if t[0] < 0 else -1 for t in ys) + (-1, -1)
+            for q in qs:
+                at.setdefault(q, 0)
             for v, mask in at.items():
-                self.by_var.setdefault(v, []).append((ys, slot, mask))
+                self.by_var.setdefault(v, []).append((ys, slot, mask, inverse))
         self.vars = tuple(self.by_var)
 
     def propagate(self, D, off, queue, i):
-        for ys, slot, mask in self.by_var[i]:
-            alpha = D[slot].bit_length() - 1
-            if (mask >> alpha) & 1 and not self._advance(D, off, queue, ys, slot, alpha):
-                return False
+        value = off[i] + D[i].bit_length() - 1
+        for ys, slot, mask, inverse in self.by_var[i]:
+            alpha = D[slot].bit_length() - 1  # at most n + 1: ``inverse`` has n + 2 entries
+            if (mask >> alpha) & 1 or inverse[alpha] == value:
+                if not self._advance(D, off, queue, ys, slot, alpha):
+                    return False
         return True
 
     def _advance(self, D, off, queue, ys, slot, alpha) -> bool:
-        xs, n = self.xs, len(self.xs)
+        xs, n, qs = self.xs, len(self.xs), self.qs
         while alpha < n:
             x, y = xs[alpha], ys[alpha]
-            xl, xh = _bounds(D, off, x)
-            yl, yh = _bounds(D, off, y)
+            bx, by = _bounds(D, off, x, qs), _bounds(D, off, y, qs)
+            if bx is None or by is None:
+                return False
+            (xl, xh), (yl, yh) = bx, by
             if xl == xh == yl == yh or x == y:
                 alpha += 1
                 continue
@@ -356,8 +400,10 @@ class LexLe(Propagator):
                 if not _self_le(D, off, queue, x, y):
                     return False
             else:
-                strict = _suffix_greater(D, off, xs, ys, alpha + 1)
-                if not (_term_le(D, off, queue, x, yh - strict) and _term_ge(D, off, queue, y, xl + strict)):
+                strict = _suffix_greater(D, off, xs, ys, alpha + 1, qs)
+                if not (
+                    _term_le(D, off, queue, x, yh - strict, qs) and _term_ge(D, off, queue, y, xl + strict, qs)
+                ):
                     return False
             break
         D[slot] = 1 << alpha
@@ -367,13 +413,15 @@ class LexLe(Propagator):
         return all(self._advance(D, off, queue, ys, slot, 0) for ys, slot in self.chains)
 
     def entailed(self, D, off):
-        return all(_lex_entailed(D, off, self.xs, ys) for ys, _ in self.chains)
+        return all(_lex_entailed(D, off, self.xs, ys, self.qs) for ys, _ in self.chains)
 
 
-def _lex_entailed(D, off, xs, ys) -> bool:
+def _lex_entailed(D, off, xs, ys, qs=()) -> bool:
     for x, y in zip(xs, ys):
-        xl, xh = _bounds(D, off, x)
-        yl, yh = _bounds(D, off, y)
+        bx, by = _bounds(D, off, x, qs), _bounds(D, off, y, qs)
+        if bx is None or by is None:
+            return False
+        (xl, xh), (yl, yh) = bx, by
         if xh < yl:
             return True
         if not xl == xh == yl == yh:

@@ -56,7 +56,7 @@ class Model:
     (``ci = 0``); larger groups stay whole, one shared row each.
     """
 
-    __slots__ = ("fixwatch", "index", "log", "off", "pairs", "private", "props", "rows", "vars", "watch")
+    __slots__ = ("fixwatch", "groups", "index", "log", "off", "pairs", "private", "props", "rows", "vars", "watch")
     EXPAND = 32
 
     def __init__(self) -> None:
@@ -70,6 +70,7 @@ class Model:
         self.fixwatch: list[list[Propagator]] = []
         self.props: list = []
         self.private: set[int] = set()
+        self.groups: set[frozenset] = set()
 
     @classmethod
     def replay(cls, log: list) -> Model:
@@ -105,6 +106,10 @@ class Model:
             self.props.append(entry)
         elif kind == "distinct":
             members = entry[1]
+            key = frozenset(members)
+            if key in self.groups:
+                return  # the same group again (e.g. a permutation stated twice): nothing new
+            self.groups.add(key)
             if len(members) <= self.EXPAND:
                 for i, ci in members:
                     self.pairs[i].extend((j, cj - ci + off[j]) for j, cj in members if j != i)
