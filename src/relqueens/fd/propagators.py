@@ -17,6 +17,7 @@ Two kinds of propagation run from one queue of changed variables:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from fractions import Fraction
 from math import ceil, floor
 
@@ -91,7 +92,7 @@ def narrow(D: list[int], queue: set[int], i: int, d: int) -> bool:
     return True
 
 
-class Propagator:
+class Propagator(ABC):
     """Base of the general propagators: ``vars`` (indices) and a display ``source``.
 
     A propagator wakes on every change of its variables' domains, or, when
@@ -108,9 +109,9 @@ class Propagator:
             self.propagate(D, off, queue, i) for i in self.vars if not D[i] & (D[i] - 1)
         ) if self.on_fix else True
 
+    @abstractmethod
     def propagate(self, D: list[int], off: list[int], queue: set[int], i: int) -> bool:
         """Narrow the domains in ``D`` after variable ``i`` changed; ``False`` on failure."""
-        raise NotImplementedError  # pragma: no cover - every subclass defines it
 
     def entailed(self, D: list[int], off: list[int]) -> bool:
         """True when every assignment of the current domains satisfies it (after propagation)."""
