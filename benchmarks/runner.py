@@ -25,7 +25,7 @@ class Plan:
         unknown = names - {name for task in (self.all, self.first, self.lazy) for name in task}
         if unknown:
             raise SystemExit(f"unknown contenders: {', '.join(sorted(unknown))}")
-        pick = lambda sizes: {k: v for k, v in sizes.items() if k in names}  # noqa: E731
+        pick = lambda sizes: {k: v for k, v in sizes.items() if k in names}
         return Plan(pick(self.all), pick(self.first), pick(self.lazy))
 
     def jobs(self) -> list[tuple[str, str, int]]:

@@ -10,7 +10,14 @@ from concurrent.futures import Future, ProcessPoolExecutor
 import pytest
 
 from relqueens.cli import main
-from relqueens.count import CheckpointError, CountError, InlineExecutor, count, count_subproblem, prefixes
+from relqueens.count import (
+    CheckpointError,
+    CountError,
+    InlineExecutor,
+    count,
+    count_subproblem,
+    prefixes,
+)
 
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680]
 
@@ -48,7 +55,7 @@ def test_dask_local_cluster_counts(dask_executor, mirror):
 
 
 def test_split_depths_and_mirror_halve_the_work():
-    for k in range(0, 5):
+    for k in range(5):
         assert count(8, split_rows=k).total == 92
     plain, mirrored = count(10, split_rows=2), count(10, split_rows=2, mirror=True)
     assert plain.total == mirrored.total == 724

@@ -69,7 +69,7 @@ def gallery_html(
         )
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
+        f"<title>{escape(title)}</title><style>{' '.join(_STYLE.split())}</style></head><body>"
         f"<h1>{escape(title)}</h1><p class=\"summary\">{escape(summary)}</p>"
         f"<div class=\"gallery\">{''.join(figures)}</div></body></html>\n"
     )

@@ -316,7 +316,7 @@ def _term_ge(D, off, queue, term, lo, qs=()) -> bool:
 
 def _self_le(D, off, queue, x, y) -> bool:
     """Narrow ``a1 * v + c1 <= a2 * v + c2`` for one variable ``v``."""
-    (i, a1, c1), (_, a2, c2) = x, y
+    (_, a1, c1), (_, a2, c2) = x, y
     if a1 == a2:
         return c1 <= c2
     room = c2 - c1  # a1 = -a2: 2 * a1 * v <= c2 - c1
@@ -379,9 +379,9 @@ class LexLe(Propagator):
         value = off[i] + D[i].bit_length() - 1
         for ys, slot, mask, inverse in self.by_var[i]:
             alpha = D[slot].bit_length() - 1  # at most n + 1: ``inverse`` has n + 2 entries
-            if (mask >> alpha) & 1 or inverse[alpha] == value:
-                if not self._advance(D, off, queue, ys, slot, alpha):
-                    return False
+            woken = (mask >> alpha) & 1 or inverse[alpha] == value
+            if woken and not self._advance(D, off, queue, ys, slot, alpha):
+                return False
         return True
 
     def _advance(self, D, off, queue, ys, slot, alpha) -> bool:
