@@ -30,6 +30,14 @@ def test_solve_prints_the_first_board_like_print_board():
     assert out.rstrip().endswith("1 solution shown")
 
 
+def test_large_boards_do_not_hang():
+    """auto picks first-fail, middle-out (and the compact model) past small n."""
+    code, out, _ = run_cli("solve", "300", "--format", "json")
+    board = json.loads(out)["solutions"][0]
+    assert code == 0 and sorted(board) == list(range(300))
+    assert len({r + c for r, c in enumerate(board)}) == len({r - c for r, c in enumerate(board)}) == 300
+
+
 def test_solve_unicode_and_coordinates():
     code, out, _ = run_cli("solve", "4", "--unicode", "--coords")
     assert code == 0 and "1 · ♕ · ·" in out and "  a b c d" in out

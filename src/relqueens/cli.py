@@ -76,9 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     solve.add_argument("--unicode", action="store_true", help="draw queens as ♕ (text format)")
     solve.add_argument("--coords", action="store_true", help="label files and ranks (text format)")
-    solve.add_argument("--model", choices=MODELS, default="pairwise", help="how the diagonals are stated")
-    solve.add_argument("--select", choices=SELECT, default="leftmost", help="labeling: variable selection")
-    solve.add_argument("--order", choices=ORDER, default="up", help="labeling: value order")
+    solve.add_argument("--model", choices=("auto", *MODELS), default="auto",
+                       help="how the diagonals are stated (auto: pairwise up to N=100, then compact)")
+    solve.add_argument("--select", choices=("auto", *SELECT), default="auto",
+                       help="labeling: variable selection (auto: leftmost up to N=16, then ff)")
+    solve.add_argument("--order", choices=("auto", *ORDER), default="auto",
+                       help="labeling: value order (auto: up to N=16, then mid)")
 
     render = sub.add_parser(
         "render", help="draw every solution as a board",

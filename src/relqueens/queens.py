@@ -124,14 +124,30 @@ def _checked(limit: object) -> int | None:
     return limit
 
 
+def resolve_auto(n: int, model: str, select: str, order: str) -> tuple[str, str, str]:
+    """Replace ``"auto"`` options by the choice for this n (see :func:`iter_queens`).
+
+    >>> resolve_auto(8, "auto", "auto", "auto"), resolve_auto(500, "auto", "auto", "down")
+    (('pairwise', 'leftmost', 'up'), ('compact', 'ff', 'down'))
+    """
+    small = n <= 16
+    if model == "auto":
+        model = "pairwise" if n <= 100 else "compact"
+    if select == "auto":
+        select = "leftmost" if small else "ff"
+    if order == "auto":
+        order = "up" if small else "mid"
+    return model, select, order
+
+
 def iter_queens(
     n: int,
     *,
     pins: Mapping | Iterable | str | None = None,
     symmetry: bool = False,
-    model: str = "pairwise",
-    select: str = "leftmost",
-    order: str = "up",
+    model: str = "auto",
+    select: str = "auto",
+    order: str = "auto",
     trace: SearchTrace | None = None,
 ) -> Iterator[tuple[int, ...]]:
     """Lazily the solutions of n-queens, as tuples of columns.
@@ -142,12 +158,18 @@ def iter_queens(
     the canonical (lexicographically least) board of each symmetry class
     remains; with pins too, those canonical boards that satisfy the pins.
     ``select``/``order`` choose the labeling strategy, and a ``trace``
-    records the search (see ``fd.label``).
+    records the search (see ``fd.label``). ``"auto"`` (the default) means
+    the seed's pairwise model with ``leftmost``/``up`` labeling up to
+    n = 16 — boards in lexicographic order — and beyond, first-fail with
+    middle-out values (and, past n = 100, the compact model), which finds
+    boards of hundreds of queens in a fraction of a second where
+    lexicographic search would not finish.
 
     >>> next(iter_queens(8, pins={0: 1}))
     (1, 3, 5, 7, 2, 0, 6, 4)
     """
     check_n(n)
+    model, select, order = resolve_auto(n, model, select, order)
     check_options(select, order)
     cols = vars(n)
     goals = [queenso(cols, n, model=model), *_pin_goals(cols, pins, n)]
