@@ -16,7 +16,8 @@ from dataclasses import dataclass, fields
 from unification import unify
 
 from .domain import Domain, interval
-from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, low
+from .errors import DomainError
+from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, keep_ge, keep_le, low
 from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
 from .store import FDStore, alias, fd_state, is_int, walk
@@ -185,9 +186,11 @@ class Posting:
             self.queue.add(store.register(v, dom.bits, dom.lo))
             self.wake(v)
             return True
-        o = store.model.off[i]
+        o, d = store.model.off[i], store.D[i]
+        if dom.lo - o >= d.bit_length():
+            return False  # disjoint (and no huge shift for a far-away domain)
         bits = dom.bits << (dom.lo - o) if dom.lo >= o else dom.bits >> (o - dom.lo)
-        return self.set(i, store.D[i] & bits)
+        return self.set(i, d & bits)
 
     def set(self, i: int, d: int) -> bool:
         """Narrow ``D[i]`` to ``d``."""
@@ -293,7 +296,7 @@ class Posting:
         for value in taken:
             for j, cj in members:
                 pos = value - cj - off[j]
-                if pos >= 0 and not self.set(j, D[j] & ~(1 << pos)):
+                if pos >= 0 and (D[j] >> pos) & 1 and not self.set(j, D[j] & ~(1 << pos)):
                     return False
         if len(members) > 1:
             self.store.record(("distinct", tuple(members), c))
@@ -347,7 +350,14 @@ class Posting:
                 i = index(v)
                 ends = (-b * a * low(D[i], off[i]), -b * a * high(D[i], off[i]))
                 lo, hi = lo + min(ends), hi + max(ends)
-        if not self.restrict(w, interval(lo, hi)):
+        try:
+            implied = interval(lo, hi)
+        except ValueError:
+            raise DomainError(
+                f"{w} has no domain, and the one {source!r} implies ({lo}..{hi}) is too wide "
+                "for a bitset; give it one with fd.in_"
+            ) from None
+        if not self.restrict(w, implied):
             return False
         return self.post_linear(Lin(terms, k), "==", source)
 
@@ -357,10 +367,8 @@ class Posting:
         d = D[i]
         if op == "<=":  # a*x <= -k
             if a > 0:
-                p = (-k) // a - o + 1
-                return self.set(i, 0 if p <= 0 else d & ((1 << p) - 1))
-            p = -(k // a) - o  # x >= ceil(-k / a), a < 0
-            return self.set(i, d if p <= 0 else (d >> p) << p)
+                return self.set(i, keep_le(d, o, (-k) // a))
+            return self.set(i, keep_ge(d, o, -(k // a)))  # x >= ceil(-k / a), a < 0
         if k % a:
             return op == "!="
         pos = -k // a - o

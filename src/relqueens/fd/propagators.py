@@ -35,6 +35,8 @@ def high(d: int, o: int) -> int:
 def keep_le(d: int, o: int, u: int) -> int:
     """``d`` without the values above ``u``."""
     p = u - o + 1
+    if p >= d.bit_length():
+        return d  # nothing above u (and no huge mask for a huge bound)
     return 0 if p <= 0 else d & ((1 << p) - 1)
 
 
@@ -130,6 +132,8 @@ class EqOffset(Propagator):
         x, y = self.x, self.y
         s = off[y] + self.c - off[x]
         dy = D[y]
+        if s >= D[x].bit_length():
+            return False  # every value of y + c lies above x's domain
         dx = D[x] & (dy << s if s >= 0 else dy >> -s)
         back = dx >> s if s >= 0 else dx << -s
         return narrow(D, queue, x, dx) and narrow(D, queue, y, dy & back)
@@ -261,7 +265,7 @@ def _quotient(D, off, queue, i, zl, zh, dl, dh) -> bool:
 
 def _without(d: int, o: int, value: int) -> int:
     pos = value - o
-    return d & ~(1 << pos) if pos >= 0 else d
+    return d & ~(1 << pos) if pos >= 0 and (d >> pos) & 1 else d
 
 
 def _bounds(D, off, term, qs=()):
