@@ -176,3 +176,21 @@ def test_killing_a_run_and_resuming_loses_nothing(tmp_path):
     assert summary["count"] == 73712
     assert summary["resumed"] == before
     assert summary["computed"] == summary["subproblems"] - before
+
+
+def test_progress_bar_only_on_a_terminal():
+    import io
+
+    from relqueens.cli import _count_bar
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    assert _count_bar(io.StringIO()) is None
+    tty = Tty()
+    bar = _count_bar(tty)
+    result = count(8, split_rows=2, progress=bar)
+    shown = tty.getvalue()
+    assert result.total == 92
+    assert f"{result.subproblems}/{result.subproblems} sub-problems" in shown and "ETA" in shown and "/s" in shown
