@@ -30,7 +30,7 @@ from .fd.errors import DomainError
 from .fd.labeling import free_vars, search, solved_state
 from .fd.post import Distinct, is_constraint, post_goal
 from .fd.propagators import EqOffset, LeOffset, Linear, Times
-from .fd.store import FDStore, store_of, walk
+from .fd.store import FDStore, fd_state, store_of, walk
 from .fd.terms import Lin, Product, Relation, isvar, lin
 from .fd.trace import SearchTrace
 
@@ -213,14 +213,10 @@ def _labeled(q: Any, S, trace=None) -> Iterator:
     _check_pending(store)
     D = store.D
     idx = store.current().index
-    shown = []
-    for v in _term_vars(term):
-        i = idx.get(v)
-        if i is not None and D[i] & (D[i] - 1) and i not in shown:
-            shown.append(i)
-    seen = set(shown)
-    private = store.model.private
-    hidden = [i for i, d in enumerate(D) if d & (d - 1) and i not in seen and i not in private]
+    found = (idx.get(v) for v in _term_vars(term))
+    shown = list(dict.fromkeys(i for i in found if i is not None and D[i] & (D[i] - 1)))
+    skip = set(shown) | store.model.private
+    hidden = [i for i, d in enumerate(D) if d & (d - 1) and i not in skip]
     if not shown and not hidden:
         yield term
         return
@@ -312,7 +308,7 @@ def run(
     goal = lall(*goals)
 
     def answers() -> Iterator:
-        S0 = ConstrainedState({}, constraints={FDStore: FDStore()})
+        S0 = fd_state({})
         for S in goal(S0):
             if residual:
                 yield _residual(q, S)

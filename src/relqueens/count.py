@@ -25,11 +25,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from kanren.constraints import ConstrainedState
-
 from . import fd
 from .core import eq, lall, run
-from .fd.store import FDStore
+from .fd.store import fd_state
 from .fd.terms import vars
 from .queens import queenso
 from .reference import check_n
@@ -86,7 +84,7 @@ def count_subproblem(n: int, prefix: Prefix) -> int:
 def _posted(n: int) -> tuple[list, object]:
     """The board's variables and the state with ``queenso`` posted (computed once per n)."""
     cols = vars(n)
-    start = ConstrainedState({}, constraints={FDStore: FDStore()})
+    start = fd_state({})
     return cols, next(iter(queenso(cols, n)(start)))
 
 
@@ -184,7 +182,8 @@ def count(
     store = None if checkpoint is None else Checkpoint(checkpoint, {"n": n, "split_rows": k, "mirror": mirror})
     try:
         finished = store.done() if store else {}
-        resumed = {p: c for p, c in finished.items() if p in dict(todo)}
+        wanted = dict(todo)
+        resumed = {p: c for p, c in finished.items() if p in wanted}
         pending = [(p, w) for p, w in todo if p not in resumed]
         counts = _run(n, pending, executor or InlineExecutor(), retries, store, progress, len(todo), len(resumed), start)
     finally:

@@ -257,19 +257,3 @@ def label(
                 yield S2
 
     return label_goal
-
-
-def domain_of(S, v) -> Domain | None:
-    """The domain of ``v`` in state ``S`` (a singleton for a bound integer).
-
-    >>> from relqueens import var, fd
-    >>> x = var()
-    >>> S = next(fd.in_(x, fd.interval(0, 3))({}))
-    >>> domain_of(S, x)
-    {0..3}
-    """
-    w = walk(v, getattr(S, "data", S))
-    if is_int(w):
-        return Domain(1, w)
-    store = store_of(S)
-    return None if store is None or not isvar(w) else store.domain(w)

@@ -337,8 +337,7 @@ class Posting:
         if len(items) == 2 and sorted(a for _, a in items) == [-1, 1]:
             (x, _), (y, _) = sorted(items, key=lambda t: -t[1])
             return self.binary(x, y, -k, op, source)  # x op y + (-k)
-        self.attach(Linear(tuple(items), k, op, source))
-        return True
+        return self.attach(Linear(tuple(items), k, op, source))
 
     def define(self, w, terms: dict, k: int, source) -> bool:
         """``w`` has no domain and ``sum(terms) + k == 0`` defines it: give it the bounds."""
@@ -382,11 +381,8 @@ class Posting:
         if op == "!=":
             self.store.record(("ne", x, y, c, source))
             self.queue.update((x, y))
-        elif op == "==":
-            self.attach(EqOffset(x, y, c, source))
-        else:
-            self.attach(LeOffset(x, y, c, source))
-        return True
+            return True
+        return self.attach((EqOffset if op == "==" else LeOffset)(x, y, c, source))
 
     def attach(self, p) -> bool:
         """Record a general propagator and schedule it."""
@@ -412,8 +408,7 @@ class Posting:
                 return False
         if is_int(z):
             idx.append(self.anchor(z))
-        self.attach(Times(*idx, source=c))
-        return True
+        return self.attach(Times(*idx, source=c))
 
     def anchor(self, value: int) -> int:
         """A fresh FD variable fixed to ``value``, so a constant can stand as a variable."""
@@ -442,8 +437,11 @@ class Posting:
                     return False
             sides.append(tuple(side))
         xs, *ys = sides
-        chains = [(y, self.store.register(var(prefix="lex"), 1, 0, private=True)) for y in ys]  # alpha = 0
-        return self.attach(LexLeProp(xs, chains, source=c))
+        return self.attach(LexLeProp(xs, self.chains(ys), source=c))
+
+    def chains(self, images: list) -> list[tuple[tuple, int]]:
+        """Each image with a private slot for its lex frontier (``alpha``, starting at 0)."""
+        return [(ys, self.store.register(var(prefix="lex"), 1, 0, private=True)) for ys in images]
 
     def post_inverse(self, c: Inverse) -> bool:
         xs = self.permutation(c.xs, c)
@@ -480,8 +478,8 @@ class Posting:
         if qs is None:
             return False
         xs = tuple((q, 1, 0) for q in qs)
-        chains = []
-        for image in c.images:
-            ys = tuple((qs[k], a, b) if kind == "x" else (-1 - k, a, b) for kind, k, a, b in image)
-            chains.append((ys, self.store.register(var(prefix="lex"), 1, 0, private=True)))
-        return self.attach(LexLeProp(xs, chains, source=c, qs=qs))
+        images = [
+            tuple((qs[k], a, b) if kind == "x" else (-1 - k, a, b) for kind, k, a, b in image)
+            for image in c.images
+        ]
+        return self.attach(LexLeProp(xs, self.chains(images), source=c, qs=qs))
