@@ -9,15 +9,36 @@ logic variables that do arithmetic, the FD layer (``fd``) and ``run``.
 ((0, 1), (0, 2), (1, 2))
 """
 
-from kanren import conde, lany
-from kanren.goals import appendo, conso, heado, membero, nullo, permuteo, rembero, tailo
-
 from . import fd
 from .check import check
-from .core import Residual, conj, eq, fail, lall, neq, run, run_all, succeed
 from .count import CheckpointError, CountError, CountResult, count
 from .fd import DomainError, SearchTrace, domain, interval, label
+from .fd.answers import Residual, run, run_all
 from .fd.terms import LVar, var, vars
+from .logic import (
+    Zzz,
+    appendo,
+    canonical,
+    conde,
+    conj,
+    conso,
+    disj,
+    eq,
+    fail,
+    fresh,
+    heado,
+    itero,
+    lall,
+    lany,
+    membero,
+    neq,
+    nullo,
+    permuteo,
+    relation,
+    rembero,
+    succeed,
+    tailo,
+)
 from .queens import complete, iter_queens, possible_columns, queens, queenso, symmetry_breako
 from .squares import PinError
 
@@ -30,20 +51,25 @@ __all__ = [
     "PinError",
     "Residual",
     "SearchTrace",
+    "Zzz",
     "appendo",
+    "canonical",
     "check",
     "complete",
     "conde",
     "conj",
     "conso",
     "count",
+    "disj",
     "domain",
     "eq",
     "fail",
     "fd",
+    "fresh",
     "heado",
     "interval",
     "iter_queens",
+    "itero",
     "label",
     "lall",
     "lany",
@@ -54,6 +80,7 @@ __all__ = [
     "possible_columns",
     "queens",
     "queenso",
+    "relation",
     "rembero",
     "run",
     "run_all",

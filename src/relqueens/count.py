@@ -26,7 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import fd
-from .core import eq, lall, run
+from .fd.answers import run
+from .logic import eq, lall
 from .fd.store import fd_state
 from .fd.terms import vars
 from .queens import queenso

@@ -25,7 +25,8 @@ from itertools import combinations, islice
 from typing import Any
 
 from . import fd
-from .core import eq, lall, run
+from .fd.answers import run
+from .logic import eq, lall
 from .fd.labeling import check_options
 from .fd.post import PermLeader
 from .fd.terms import isvar, vars

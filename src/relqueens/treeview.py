@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from html import escape
 
 from . import fd
-from .core import eq, run_all
+from .fd.answers import run_all
+from .logic import eq
 from .fd.terms import vars
 from .fd.trace import FAILED, SOLUTION, SearchTrace
 from .gallery import describe_pins

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from kanren.constraints import ConstrainedState
-
+from ..logic.search import STATES, Goal
+from ..logic.state import State, isvar
 from .domain import Domain
 from .errors import DomainError
 from .propagators import fixpoint, high, low
 from .store import FDStore, is_int, store_of, walk
-from .terms import isvar
 from .trace import BRANCH, FAILED, SOLUTION, SearchTrace
 
 SELECT = ("leftmost", "ff", "ffc", "min", "max")
@@ -103,13 +102,16 @@ def search(
     order: str = "up",
     exists_from: int | None = None,
     trace: SearchTrace | None = None,
-) -> Iterator[list[int]]:
+    accept: Callable | None = None,
+) -> Iterator:
     """Yield every domain list, reachable by labeling ``idxs``, where they are all fixed.
 
     ``D0`` must be at a fixpoint. With ``exists_from=k`` (leftmost only), the
     variables from position ``k`` on are only checked for one solution each
     time the first ``k`` are fixed, not enumerated. A ``trace`` records
-    every node visited.
+    every node visited. With ``accept``, each solution ``D`` is yielded as
+    ``accept(D)`` unless that is ``False``, in which case the search goes on
+    as if ``D`` had failed (so an existence check looks for another witness).
     """
     choose = SELECTORS[select]
     down, mid = order == "down", order == "mid"
@@ -119,7 +121,9 @@ def search(
     if k < 0:
         if trace is not None:
             trace.nodes[tid].status = SOLUTION
-        yield D0
+        found = D0 if accept is None else accept(D0)
+        if found is not False:
+            yield found
         return
     cut = len(idxs) if exists_from is None else exists_from
     stack = [_node(D0[:], k, D0[idxs[k]], tid)]
@@ -150,7 +154,10 @@ def search(
         if k >= 0:
             stack.append(_node(D, k, D[idxs[k]], tid))
             continue
-        yield D
+        found = D if accept is None else accept(D)
+        if found is False:
+            continue
+        yield found
         if len(model.log) != version:  # the consumer posted more on this model
             model = store.model = type(model).replay(model.log[:version])
         while stack and stack[-1][1] >= cut:
@@ -167,7 +174,7 @@ def _narrowed(before: list[int], after: list[int], model, chosen: int) -> dict:
     }
 
 
-def free_vars(S: ConstrainedState, store: FDStore) -> list[tuple[int, object]]:
+def free_vars(S: State, store: FDStore) -> list[tuple[int, object]]:
     """``(index, variable)`` for each open, non-private FD variable: what a solution binds."""
     m, D, s = store.current(), store.D, S.data
     out = []
@@ -179,7 +186,7 @@ def free_vars(S: ConstrainedState, store: FDStore) -> list[tuple[int, object]]:
     return out
 
 
-def solved_state(S: ConstrainedState, store: FDStore, D: list[int], free: list):
+def solved_state(S: State, store: FDStore, D: list[int], free: list) -> State | bool:
     """State ``S`` with domains ``D``, and the ``free`` variables that ``D`` fixed bound (or ``False``).
 
     Binding free variables to values of their domains is a plain extension of
@@ -194,8 +201,7 @@ def solved_state(S: ConstrainedState, store: FDStore, D: list[int], free: list):
             data[w] = off[i] + d.bit_length() - 1
     new = FDStore(store.model, store.version, D, store.pending)
     others = {k: c.copy() for k, c in S.constraints.items() if k is not FDStore}
-    S2 = ConstrainedState.__new__(ConstrainedState)  # adopt ``data`` without a third copy
-    S2.data, S2.constraints = data, {**others, FDStore: new}
+    S2 = State(data, {**others, FDStore: new})
     for c in others.values():
         if not c.post_unify_check(data, None, None, S2):
             return False
@@ -221,9 +227,35 @@ def open_indices(store: FDStore, variables: Iterable, s) -> list[int]:
     return idxs
 
 
+class Label(Goal):
+    """Labeling as a goal: one state per assignment of the variables (see :func:`label`)."""
+
+    __slots__ = ("order", "select", "trace", "variables")
+    search_kind = STATES
+
+    def __init__(self, variables: list, select: str, order: str, trace: SearchTrace | None) -> None:
+        self.variables, self.select, self.order, self.trace = variables, select, order, trace
+
+    def states(self, S: State) -> Iterator[State]:
+        """The states, extending ``S``, where the variables have values (``S`` is not changed)."""
+        s = S.data
+        if any(not (isvar(w) or is_int(w)) for w in (walk(v, s) for v in self.variables)):
+            return
+        store = store_of(S)
+        idxs = open_indices(store, self.variables, s)
+        if not idxs:
+            yield S.copy()
+            return
+        free = free_vars(S, store)
+        for D in search(store.D, store, idxs, self.select, self.order, trace=self.trace):
+            S2 = solved_state(S, store, D, free)
+            if S2 is not False:
+                yield S2
+
+
 def label(
     variables: Iterable, *, select: str = "leftmost", order: str = "up", trace: SearchTrace | None = None
-) -> Callable:
+) -> Label:
     """A goal that assigns values to ``variables``, one answer per assignment.
 
     ``select`` and ``order`` choose the strategy (module docstring); a
@@ -241,19 +273,4 @@ def label(
         if not (isvar(v) or is_int(v)):
             raise TypeError(f"label takes logic variables (or integers), got {v!r}")
 
-    def label_goal(S) -> Iterator:
-        s = getattr(S, "data", S)
-        if any(not (isvar(w) or is_int(w)) for w in (walk(v, s) for v in variables)):
-            return
-        store = store_of(S)
-        idxs = open_indices(store, variables, s)
-        if not idxs:
-            yield S
-            return
-        free = free_vars(S, store)
-        for D in search(store.D, store, idxs, select, order, trace=trace):
-            S2 = solved_state(S, store, D, free)
-            if S2 is not False:
-                yield S2
-
-    return label_goal
+    return Label(variables, select, order, trace)

@@ -13,25 +13,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
-from unification import unify
-
+from ..logic.search import STEP, Goal
+from ..logic.state import State, isvar, unify_state
 from .domain import Domain, interval
 from .errors import DomainError
 from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, keep_ge, keep_le, low
 from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
-from .store import FDStore, alias, fd_state, is_int, walk
-from .terms import Lin, Relation, isvar, lin, var
+from .store import FDStore, alias, is_int, owned_store, walk
+from .terms import Lin, Relation, lin, var
 
 
-class Constraint:
+class Constraint(Goal):
     """Base of the constraint records: each is a goal that posts itself."""
 
     __slots__ = ()
     name = "constraint"
+    search_kind = STEP
 
-    def __call__(self, state):
-        return post_goal((self,))(state)
+    def step(self, S: State) -> bool:
+        """Post this constraint on state ``S`` (the search's protocol)."""
+        return post_into(S, (self,))
 
     def __repr__(self) -> str:
         args = (getattr(self, f.name) for f in fields(self))
@@ -99,39 +101,47 @@ class PermLeader(Constraint):
     name = "perm_leader"
 
 
-CONSTRAINTS = (InDomain, Distinct, Relation, LexLe, LexLeader, Inverse, PermLeader)
-"""The constraint records: ``lall``/``run`` post consecutive ones as one batch."""
+def post_into(S: State, constraints: Iterable) -> bool:
+    """Post ``constraints`` on state ``S`` (owned by the caller), propagate once, bind what got fixed."""
+    posting = Posting(owned_store(S), S.data)
+    for c in constraints:
+        if not posting.post(c):
+            return False
+    if not posting.finish():
+        return False
+    if posting.bindings:
+        vs, vals = zip(*posting.bindings)
+        return unify_state(vs, vals, S)
+    return True
 
 
-def is_constraint(goal: object) -> bool:
-    """True for an FD constraint record (a goal that ``post_goal`` can batch)."""
-    return type(goal) in CONSTRAINTS
-
-
-def post_goal(constraints: Iterable) -> callable:
+class Post(Goal):
     """One goal that posts many constraints and propagates once.
 
     This is how tens of thousands of constraints are posted without nesting
     goals: ``lall`` and ``run`` group consecutive constraints into one.
     """
-    constraints = tuple(constraints)
 
-    def post_goal_(S):
-        S = fd_state(S)
-        posting = Posting(S.constraints[FDStore], S.data)
-        for c in constraints:
-            if not posting.post(c):
-                return
-        if not posting.finish():
-            return
-        if posting.bindings:
-            vs, vals = zip(*posting.bindings)
-            S = unify(vs, vals, S)
-            if S is False:
-                return
-        yield S
+    __slots__ = ("constraints",)
+    search_kind = STEP
 
-    return post_goal_
+    def __init__(self, constraints: tuple) -> None:
+        self.constraints = constraints
+
+    def step(self, S: State) -> bool:
+        return post_into(S, self.constraints)
+
+    def __repr__(self) -> str:
+        return f"post({', '.join(map(repr, self.constraints))})"
+
+
+def post_goal(constraints: Iterable) -> Post:
+    """The goal that posts ``constraints`` together (see :class:`Post`)."""
+    return Post(tuple(constraints))
+
+
+Constraint.post_batch = staticmethod(post_goal)
+Relation.post_batch = staticmethod(post_goal)
 
 
 _NORMAL = {  # op -> (negate, add to k, normal op): sum + k  op  0

@@ -22,22 +22,12 @@ from __future__ import annotations
 
 from itertools import islice
 
-from kanren.constraints import ConstrainedState, ConstraintStore
+from kanren.constraints import ConstraintStore
 from unification import Var
 
+from ..logic.state import State, as_state, isvar, walk
 from .domain import Domain
 from .propagators import EqOffset, Propagator
-from .terms import isvar
-
-
-def walk(term: object, s) -> object:
-    """Follow variable bindings in substitution ``s`` until a value or a free variable."""
-    while isvar(term):
-        nxt = s.get(term, term)
-        if nxt is term:
-            return term
-        term = nxt
-    return term
 
 
 def is_int(value: object) -> bool:
@@ -215,6 +205,28 @@ class FDStore(ConstraintStore):
             if store is not self
         )
 
+    def take_disequality(self, S: State, ext: dict) -> bool | None:
+        """Post the disequality ``ext`` (one binding) as FD ``!=`` if it is between FD terms.
+
+        ``None`` if it is not this store's to keep (the term store keeps it).
+        """
+        if len(ext) != 1:
+            return None
+        ((v, t),) = ext.items()
+        t = walk(t, S.data)
+        i, j = self.index_of(v), self.index_of(t) if isvar(t) else None
+        if i is None and j is None:
+            return None
+        other = t if i is not None else v
+        if not (isvar(other) or is_int(other)):
+            return True  # an FD variable is never equal to a non-integer
+        if isvar(other) and (i is None or j is None):
+            return None  # the other side has no domain (yet)
+        from .post import post_into
+        from .terms import Relation
+
+        return post_into(S, (Relation("!=", v, t),))
+
     # -- display and comparison ------------------------------------------
     def __contains__(self, lvar) -> bool:
         return self.index_of(lvar) is not None
@@ -239,15 +251,20 @@ class FDStore(ConstraintStore):
         return f"FDStore({doms})"
 
 
-def fd_state(S) -> ConstrainedState:
-    """A new ``ConstrainedState`` like ``S`` (copied) that has an :class:`FDStore`."""
-    if isinstance(S, ConstrainedState):
-        S = S.copy()
-    else:
-        S = ConstrainedState(S)
+def fd_state(S=None) -> State:
+    """A new state like ``S`` (copied, or empty) that has an :class:`FDStore`."""
+    S = State() if S is None else as_state(S).copy()
     if FDStore not in S.constraints:
         S.constraints[FDStore] = FDStore()
     return S
+
+
+def owned_store(S: State) -> FDStore:
+    """The FD store of state ``S`` (which the caller owns), made if it has none."""
+    store = S.constraints.get(FDStore)
+    if store is None:
+        store = S.constraints[FDStore] = FDStore()
+    return store
 
 
 def store_of(S) -> FDStore | None:

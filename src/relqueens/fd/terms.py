@@ -23,24 +23,31 @@ from __future__ import annotations
 from typing import Any
 
 from unification import Var
-from unification.variable import LVarType
 
+from ..logic.goals import Fresh
+from ..logic.search import STEP
+from ..logic.state import isvar
 from .domain import as_int
 
 OPS = ("==", "!=", "<", "<=", ">", ">=")
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def isvar(term: object) -> bool:
-    """True for a logic variable (a fast, exact check on the metaclass)."""
-    return type(type(term)) is LVarType
-
-
 class LVar(Var):
     """A kanren logic variable that also forms arithmetic expressions.
 
-    It unifies like any ``unification.Var``; ``+``, ``-``, ``*`` and the
-    order comparisons build FD expressions and relations.
+    It is a kanren variable in every respect: it unifies like any
+    ``unification.Var``, and hashes and compares equal to kanren's variables
+    of the same name (``Var`` and the ``ConstrainedVar`` kanren's goals
+    reify to), so bindings and constraints filed under one are found under
+    the other. ``+``, ``-``, ``*`` and the order comparisons build FD
+    expressions and relations.
+
+    >>> from kanren.constraints import ConstrainedVar
+    >>> from relqueens.logic import State
+    >>> x = var("same")
+    >>> x == Var("same"), hash(x) == hash(ConstrainedVar(x, State()))
+    (True, True)
     """
 
     __slots__ = ()
@@ -90,8 +97,13 @@ class LVar(Var):
     def __ge__(self, other: object) -> Relation:
         return Relation(">=", lin(self), other)
 
-    __eq__ = Var.__eq__
-    __hash__ = Var.__hash__
+    def __eq__(self, other: object) -> bool:  # type: ignore[override]
+        if isinstance(other, Var):
+            return self.token == other.token
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((Var, self.token))
 
 
 def var(token: Any = None, prefix: str = "") -> LVar:
@@ -123,6 +135,10 @@ class Lin:
     """
 
     __slots__ = ("const", "terms")
+    term_error = (
+        "eq unifies terms, and {} is an FD expression; for arithmetic write "
+        "fd.eq(a, b) or a relation such as x == y + 1"
+    )
 
     def __init__(self, terms: dict, const: int = 0) -> None:
         self.terms = {v: c for v, c in terms.items() if c}
@@ -210,6 +226,10 @@ class Lin:
     def __bool__(self) -> bool:
         raise TypeError(f"the expression {self} has no truth value")
 
+    def disequality(self, other: object) -> Relation:
+        """``neq(self, other)``: the FD constraint ``self != other``."""
+        return Relation("!=", self, other)
+
 
 class Product:
     """The product ``x * y`` of two variables; only ``x * y == z`` is supported.
@@ -220,6 +240,7 @@ class Product:
     """
 
     __slots__ = ("x", "y")
+    term_error = Lin.term_error
 
     def __init__(self, x: Var, y: Var) -> None:
         self.x, self.y = x, y
@@ -235,6 +256,7 @@ class Product:
     __ge__ = Lin.__ge__
     __hash__ = None  # type: ignore[assignment]
     __bool__ = Lin.__bool__
+    disequality = Lin.disequality
 
 
 def lin(term: object) -> Lin:
@@ -272,6 +294,10 @@ class Relation:
     """
 
     __slots__ = ("kind", "lhs", "op", "rhs")
+    search_kind = STEP
+    term_error = "{} is a constraint (a goal), not a term"
+    post_batch = None
+    """Posts a tuple of constraints as one goal; installed by :mod:`relqueens.fd.post`."""
 
     def __init__(self, op: str, lhs: object, rhs: object) -> None:
         if op not in OPS:
@@ -315,7 +341,12 @@ class Relation:
             "supported (use fd.in_(x, interval(0, 7)))"
         )
 
-    def __call__(self, state):
-        from .post import post_goal
+    def step(self, S) -> bool:
+        """Post this relation on state ``S`` (the search's protocol)."""
+        return self.post_batch((self,)).step(S)
 
-        return post_goal((self,))(state)
+    def __call__(self, state):
+        return self.post_batch((self,))(state)
+
+
+Fresh.make_var = LVar  # fresh variables do arithmetic

@@ -1,0 +1,202 @@
+"""Answers with FD variables: labeled (ground) or residual, and the ``run`` that gives them.
+
+``run`` mirrors kanren's and core.logic's ``run``: goals are conjoined,
+answers are ``q`` reified. As in core.logic, FD variables still open when the
+goals are done are labeled before reification, so answers are ground:
+
+* the FD variables reachable from ``q`` are enumerated leftmost first (in the
+  order they appear in ``q``), values ascending — one answer per assignment;
+* other FD variables still open are only checked for a solution (one
+  witness, which must satisfy every other constraint of the state too), so
+  they neither multiply nor invent answers.
+
+With ``residual=True`` nothing is labeled: each answer is a :class:`Residual`
+carrying the open domains and constraints, as SWI-Prolog's toplevel prints
+``X in 0..7``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from typing import Any
+
+from ..logic.run import run as logic_run
+from ..logic.disequality import DisequalityStore, neq
+from ..logic.reify import reify
+from ..logic.search import Goal
+from ..logic.state import State, isvar, walk
+from .domain import Domain
+from .errors import DomainError
+from .labeling import free_vars, search, solved_state
+from .post import Distinct
+from .propagators import EqOffset, LeOffset, Linear, Times
+from .store import FDStore, store_of
+from .terms import Lin, Relation, lin
+from .trace import SearchTrace
+
+
+class Residual:
+    """An answer whose FD variables are left open: the term, domains and constraints.
+
+    >>> from relqueens import run, vars, fd
+    >>> x, y = vars(2, prefix="v")
+    >>> r, = run(0, [x, y], fd.in_(x, y, fd.interval(0, 3)), x < y, residual=True)
+    >>> r.domains[x], r.domains[y]
+    ({0..2}, {1..3})
+    """
+
+    __slots__ = ("constraints", "domains", "term")
+
+    def __init__(self, term: Any, domains: dict, constraints: tuple) -> None:
+        self.term, self.domains, self.constraints = term, domains, constraints
+
+    def __repr__(self) -> str:
+        parts = [f"{v} in {d}" for v, d in self.domains.items()] + [repr(c) for c in self.constraints]
+        return repr(self.term) if not parts else f"{self.term!r} where {', '.join(parts)}"
+
+
+def _term_vars(term: Any) -> Iterator:
+    """The logic variables of a reified term, in reading order."""
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if isvar(t):
+            yield t
+        elif isinstance(t, (list, tuple)):
+            stack.extend(reversed(t))
+        elif isinstance(t, dict):
+            stack.extend(reversed(list(t.values())))
+        elif hasattr(t, "car") and hasattr(t, "cdr"):
+            stack.extend((t.cdr, t.car))
+
+
+def _check_pending(store: FDStore) -> None:
+    for v, constraints in store.pending.items():
+        raise DomainError(
+            f"{v} appears in {constraints[0]!r} but has no domain; give it one with fd.in_"
+        )
+
+
+def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator:
+    """The answers ``q`` has in state ``S`` once its open FD variables are labeled (module docstring)."""
+    s, store = S.data, store_of(S)
+    term = reify(q, s)
+    if store is None:
+        yield term
+        return
+    _check_pending(store)
+    D = store.D
+    idx = store.current().index
+    found = (idx.get(v) for v in _term_vars(term))
+    shown = list(dict.fromkeys(i for i in found if i is not None and D[i] & (D[i] - 1)))
+    skip = set(shown) | store.model.private
+    hidden = [i for i, d in enumerate(D) if d & (d - 1) and i not in skip]
+    if not shown and not hidden:
+        yield term
+        return
+    free = free_vars(S, store)
+    accept = partial(solved_state, S, store, free=free)
+    for S2 in search(D, store, shown + hidden, exists_from=len(shown), trace=trace, accept=accept):
+        yield reify(q, S2.data)
+
+
+def _residual_answer(q: Any, S: State) -> tuple[Residual]:
+    return (residual(q, S),)
+
+
+def _disequalities(S: State) -> list:
+    store = S.constraints.get(DisequalityStore)
+    if store is None:
+        return []
+    found = []
+    for c in store.pending(S.data):
+        us, vs = (reify(list(side), S.data) for side in zip(*c))
+        found.append(neq(us[0], vs[0]) if len(c) == 1 else neq(us, vs))
+    return found
+
+
+def residual(q: Any, S: State) -> Residual:
+    """The answer ``q`` has in state ``S`` with its FD variables left open."""
+    s, store = S.data, store_of(S)
+    term = reify(q, s)
+    if store is None:
+        return Residual(term, {}, tuple(_disequalities(S)))
+    m, D = store.current(), store.D
+
+    def term_of(i: int):
+        d = D[i]
+        return walk(m.vars[i], s) if d & (d - 1) else m.off[i] + d.bit_length() - 1
+
+    def is_open(indices) -> bool:
+        return any(D[i] & (D[i] - 1) for i in indices)
+
+    domains = {}
+    for i in range(len(D)):
+        if D[i] & (D[i] - 1):
+            domains.setdefault(term_of(i), Domain(D[i], m.off[i]))
+    found: list = []
+    for entry in m.props:
+        kind = entry[0]
+        if kind == "ne":
+            _, x, y, c, _src = entry
+            shifted = Domain(D[y], m.off[y] + c) & Domain(D[x], m.off[x])
+            if is_open((x, y)) and shifted:
+                found.append(Relation("!=", term_of(x), lin(term_of(y)) + c))
+        elif kind == "distinct":
+            members = entry[1]
+            if is_open(i for i, _ in members):
+                found.append(Distinct(tuple(lin(term_of(i)) + c for i, c in members)))
+        elif not entry[1].entailed(D, m.off):
+            rel = _describe(entry[1], term_of)
+            if not isinstance(rel, Relation) or rel.kind == "times" or (rel.lhs - rel.rhs).terms:
+                found.append(rel)  # (not x == x)
+    for constraints in store.pending.values():
+        found.extend(constraints)
+    return Residual(term, domains, tuple(found + _disequalities(S)))
+
+
+def _describe(p, term_of):
+    """The relation a propagator enforces, in terms of the open variables."""
+    if isinstance(p, EqOffset):
+        return Relation("==", term_of(p.x), lin(term_of(p.y)) + p.c)
+    if isinstance(p, LeOffset):
+        return Relation("<=", term_of(p.x), lin(term_of(p.y)) + p.c)
+    if isinstance(p, Times):
+        return Relation("==", lin(term_of(p.x)) * lin(term_of(p.y)), term_of(p.z))
+    if not isinstance(p, Linear):
+        return p.source  # lex_le, inverse: shown as posted
+    total = sum((lin(term_of(i)) * a for i, a in p.terms), lin(0))
+    return Relation(p.op, total, -p.k)
+
+
+def run(
+    n: int | None, q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None
+) -> tuple | Iterator:
+    """Run goals and return up to ``n`` reified answers for ``q``.
+
+    ``n=0`` returns all answers as a tuple, ``n=None`` a lazy iterator (the
+    first answer comes without computing the rest), ``n>0`` at most ``n``.
+    A query with infinitely many answers never returns from ``run(0, ...)``:
+    ask for ``n`` of them or iterate ``run(None, ...)``. A
+    :class:`~relqueens.fd.trace.SearchTrace` given as ``trace`` records the
+    search of the final labeling.
+
+    >>> from relqueens import var, fd
+    >>> x = var()
+    >>> run(2, x, fd.in_(x, fd.interval(0, 9)))
+    (0, 1)
+    """
+    finish = _residual_answer if residual else partial(labeled, trace=trace)
+    return logic_run(n, q, *goals, finish=finish)
+
+
+def run_all(q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None) -> tuple:
+    """All answers for ``q`` (core.logic's ``run*``): ``run(0, q, *goals)``.
+
+    >>> from relqueens import var, membero
+    >>> x = var()
+    >>> run_all(x, membero(x, [1, 2]))
+    (1, 2)
+    """
+    return run(0, q, *goals, residual=residual, trace=trace)

@@ -1,0 +1,51 @@
+"""relqueens.logic — the relational core: states, goals, the fair search, ``run``.
+
+microKanren-small: terms are kanren's (``unification`` variables, lists,
+tuples, ``cons`` pairs), goals are functions from a state to states, and the
+search interleaves disjunctions fairly without using Python's stack.
+"""
+
+from .disequality import DisequalityStore, neq
+from .goals import Zzz, conde, conj, disj, eq, fail, fresh, lall, lany, relation, succeed
+from .lists import appendo, conso, heado, itero, membero, nullo, permuteo, rembero, tailo
+from .reify import canonical, reify
+from .run import run
+from .search import Goal, solve
+from .state import State, Tail, isvar, walk
+from unification import var, vars
+
+__all__ = [
+    "DisequalityStore",
+    "Goal",
+    "State",
+    "Tail",
+    "Zzz",
+    "appendo",
+    "canonical",
+    "conde",
+    "conj",
+    "conso",
+    "disj",
+    "eq",
+    "fail",
+    "fresh",
+    "heado",
+    "isvar",
+    "itero",
+    "lall",
+    "lany",
+    "membero",
+    "neq",
+    "nullo",
+    "permuteo",
+    "rembero",
+    "reify",
+    "relation",
+    "run",
+    "solve",
+    "succeed",
+    "tailo",
+    "var",
+    "vars",
+    "walk",
+]

@@ -1,0 +1,64 @@
+"""``run``: the answers of a query, as kanren's ``run`` gives them.
+
+This is the plain relational ``run`` (no FD labeling); ``relqueens.run``
+builds on it to label the FD variables an answer leaves open.
+
+>>> from relqueens.logic import run, eq, conde, var
+>>> q = var()
+>>> run(0, q, conde([eq(q, 1)], [eq(q, 2)]))
+(1, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from itertools import islice
+from typing import Any
+
+from .goals import lall
+from .reify import reify
+from .search import solve
+from .state import State
+
+
+def check_n(n: object) -> None:
+    """Raise for a bad ``n``: ``None`` (lazy), ``0`` (all) and positive integers are good."""
+    if n is None:
+        return
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"run's n must be None (lazy), 0 (all) or a positive integer, got {n!r}")
+    if n < 0:
+        raise ValueError(f"run's n must be None (lazy), 0 (all) or a positive integer, got {n}")
+
+
+def take(n: int | None, answers: Iterator) -> tuple | Iterator:
+    """``n`` answers as kanren's ``run`` returns them: all (0), a lazy iterator (None) or up to n."""
+    if n is None:
+        return answers
+    if n == 0:
+        return tuple(answers)
+    return tuple(islice(answers, n))
+
+
+def states(*goals: Any) -> Iterator[State]:
+    """The states in which all ``goals`` hold, from an empty state, lazily."""
+    return solve(lall(*goals), State(), shared=False)
+
+
+def run(
+    n: int | None, q: Any, *goals: Any, finish: Callable[[Any, State], Iterator] | None = None
+) -> tuple | Iterator:
+    """Up to ``n`` answers: ``q`` reified in each state where ``goals`` all hold.
+
+    ``n=0`` returns all answers as a tuple, ``n=None`` a lazy iterator, ``n>0``
+    at most ``n``. A query with infinitely many answers never returns from
+    ``run(0, ...)``: ask for ``n`` of them, or iterate ``run(None, ...)``.
+    ``finish(q, state)``, if given, turns each state into answers instead.
+    """
+    check_n(n)
+    found = states(*goals)
+    if finish is None:
+        answers: Iterator = (reify(q, S.data) for S in found)
+    else:
+        answers = (a for S in found for a in finish(q, S))
+    return take(n, answers)

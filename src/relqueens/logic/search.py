@@ -1,0 +1,181 @@
+"""Goals as values, and the interleaving search that runs them.
+
+A goal is anything kanren accepts: a function from a state to an iterable
+of states. relqueens' own goals are small records (a conjunction, a
+disjunction, a relation call, a unification, ...) that say *what* they are
+through ``search_kind``; :func:`solve` runs them without recursion, so no
+depth of conjunction, disjunction or relation calls reaches Python's stack.
+
+The search order is microKanren's (and The Reasoned Schemer's):
+
+* a conjunction runs its goals left to right on each state;
+* a disjunction tries its branches left to right, depth first, as long as
+  none of them makes a *relation call* (a goal made by :func:`relation`, or
+  ``Zzz``): a call suspends its branch, which goes to the back of a queue,
+  and the next branch (or the oldest suspended one) runs. Every branch gets
+  its turn, so an answer is found after finitely many steps whenever one
+  exists, however many branches run forever — the disjunction is *fair*;
+* a conjunction is not fair in the same sense: ``run(1, q, alwayso(), fail)``
+  runs forever, as in every miniKanren;
+* goals from outside (kanren's own relations, or any function of a state)
+  are asked for one state per turn, and suspend between states;
+* FD labeling is a finite search and runs depth first, one pass per
+  labeling.
+
+States are copied only where branches that share one both extend it (copy
+on write): a goal that extends a state it alone holds extends it in place.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .state import State, as_state
+
+FOREIGN, STEP, CONJ, DISJ, LAZY, CALL, FRESH, DYNAMIC, STATES = range(9)
+"""What a goal is, for :func:`solve` (a goal's ``search_kind``):
+
+- ``STEP``: ``goal.step(S) -> bool`` extends the state ``S`` it owns, in place;
+- ``CONJ``/``DISJ``: ``goal.goals``, a tuple; ``LAZY``: a disjunction over the
+  iterator ``goal.alternatives()``;
+- ``CALL``: a relation call, ``goal.expand()`` builds its body (a suspension
+  point); ``FRESH``: the same without suspending; ``DYNAMIC``:
+  ``goal.expand(S)`` builds a goal from the state;
+- ``STATES``: ``goal.states(S)``, a finite iterator of new states (labeling),
+  searched depth first;
+- ``FOREIGN``: any other callable ``S -> iterable of states``.
+"""
+
+_RUN, _RESUME, _PULL, _MORE = range(4)
+SHARED = 1 << 62
+"""The ``refs`` of a state the search does not own: it is copied before any change."""
+
+
+class Goal:
+    """Base of relqueens' goals: calling one with a state gives its states, as kanren expects.
+
+    >>> from relqueens import eq, var
+    >>> x = var()
+    >>> [S.data[x] for S in eq(x, 1)({})]
+    [1]
+    """
+
+    __slots__ = ()
+    search_kind = FOREIGN
+
+    def __call__(self, S: Any) -> Iterator[State]:
+        return solve(self, as_state(S))
+
+
+def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
+    """The states, extending ``S``, in which ``goal`` holds: the search, lazily.
+
+    ``S`` is not changed unless ``shared`` is false (the caller gives it up).
+    Each state counts the pieces of pending work that hold it (``refs``); a
+    goal that extends a state extends it in place when it is the only
+    holder, and a copy otherwise.
+    """
+    if shared:
+        S.refs = SHARED
+    ready: list = []  # depth-first work: forks and labelings, last in first out
+    waiting: deque = deque()  # suspended work: relation calls and outside goals, in turn
+    item = (_RUN, S, (goal, None))
+    while True:
+        tag, S, k = item
+        if tag is _RESUME:
+            g, k = k
+            k = (g.expand(), k)
+        elif tag is _PULL:
+            it, fair = S, k[1]
+            S = next(it, None)
+            if S is None:
+                k[0].refs -= 1  # the state the iterator read
+                item = _next(ready, waiting)
+                if item is None:
+                    return
+                continue
+            k = k[2]
+            if fair:
+                waiting.append(item)
+                S = as_state(S)
+                S.refs = SHARED  # an outside goal may hand out the same state again
+            else:
+                ready.append(item)
+        elif tag is _MORE:
+            alternatives, k = k
+            g = next(alternatives, None)
+            if g is None:
+                S.refs -= 1
+                item = _next(ready, waiting)
+                if item is None:
+                    return
+                continue
+            waiting.append(item)
+            S.refs += 1
+            k = (g, k)
+        while k is not None:
+            g, k = k
+            kind = getattr(g, "search_kind", FOREIGN)
+            if kind is STEP:
+                if S.refs > 1:
+                    S.refs -= 1
+                    S = S.copy()
+                if not g.step(S):
+                    break
+            elif kind is CONJ:
+                for sub in reversed(g.goals):
+                    k = (sub, k)
+            elif kind is DISJ:
+                goals = g.goals
+                if not goals:
+                    S.refs -= 1
+                    break
+                S.refs += len(goals) - 1
+                for alt in goals[:0:-1]:
+                    ready.append((_RUN, S, (alt, k)))
+                k = (goals[0], k)
+            elif kind is CALL:
+                waiting.append((_RESUME, S, (g, k)))
+                break
+            elif kind is FRESH:
+                k = (g.expand(), k)
+            elif kind is DYNAMIC:
+                k = (g.expand(S), k)
+            elif kind is STATES:
+                ready.append((_PULL, g.states(S), (S, False, k)))
+                break
+            elif kind is LAZY:
+                ready.append((_MORE, S, (g.alternatives(), k)))
+                break
+            else:
+                if S.refs > 1:
+                    S.refs -= 1
+                    S = S.copy()
+                ready.append((_PULL, _outside(g, S), (S, True, k)))
+                break
+        else:
+            yield S
+        item = _next(ready, waiting)
+        if item is None:
+            return
+
+
+def _next(ready: list, waiting: deque):
+    if ready:
+        return ready.pop()
+    if waiting:
+        return waiting.popleft()
+    return None
+
+
+def _outside(g: Callable, S: State) -> Iterator:
+    """The states of a goal from outside relqueens (a kanren goal or a plain function)."""
+    if not callable(g):
+        raise TypeError(f"{g!r} ({type(g).__name__}) is not a goal")
+    states = g(S)
+    try:
+        return iter(states)
+    except TypeError:
+        raise TypeError(f"the goal {g!r} returned {states!r}, not an iterable of states") from None
