@@ -28,9 +28,38 @@ SELECT = ("leftmost", "ff", "ffc", "min", "max")
 ORDER = ("up", "down", "mid")
 
 
-def _node(D: list[int], k: int, d: int, tid: int | None) -> list:
-    """A search-stack entry: domains, the chosen variable's position, values left, centre, trace id."""
-    return [D, k, d, ((d & -d).bit_length() + d.bit_length() - 2) // 2, tid]
+def _node(D: list[int], k: int, d: int, tid: int | None, path: tuple | None) -> list:
+    """A search-stack entry: domains, the chosen variable's position, values left, centre, trace id, path."""
+    return [D, k, d, ((d & -d).bit_length() + d.bit_length() - 2) // 2, tid, path]
+
+
+COPY_LIMIT = 2048
+"""Up to this many FD variables, every search node keeps its own copy of the domains."""
+
+
+def _stride(n: int) -> int:
+    """How many levels apart full copies of the domains are kept, for ``n`` variables.
+
+    Beyond :data:`COPY_LIMIT` variables a copy per level would cost
+    ``depth * n`` memory (gigabytes for 20,000 variables), so only every
+    ``stride``-th level keeps one, and a node whose copy was given to its
+    child rebuilds it, when the search comes back to it, by replaying the
+    choices since the last copy.
+    """
+    return 1 if n <= COPY_LIMIT else max(2, n // 64)
+
+
+def _rebuild(path: tuple | None, D0: list[int], model) -> list[int]:
+    """The domains after the choices of ``path``, replayed from the last copy kept on it."""
+    replay = []
+    while path is not None and path[3] is None:
+        replay.append(path)
+        path = path[0]
+    D = (D0 if path is None else path[3])[:]
+    for _, i, bit, _, _ in reversed(replay):
+        D[i] = bit
+        fixpoint(D, {i}, model)
+    return D
 
 
 def _middle(rest: int, centre: int) -> int:
@@ -126,10 +155,13 @@ def search(
             yield found
         return
     cut = len(idxs) if exists_from is None else exists_from
-    stack = [_node(D0[:], k, D0[idxs[k]], tid)]
+    stride = _stride(len(D0))
+    stack = [_node(D0[:], k, D0[idxs[k]], tid, None)]
     while stack:
         top = stack[-1]
-        D, k, rest, centre, parent = top
+        D, k, rest, centre, parent, path = top
+        if D is None:
+            D = _rebuild(path, D0, model)
         if mid:
             bit = _middle(rest, centre)
         else:
@@ -138,7 +170,10 @@ def search(
         i = idxs[k]
         if rest:
             top[2] = rest
-            D = D[:]
+            if stride == 1:
+                D = D[:]
+            else:
+                top[0] = None  # the child takes these domains; rebuilt on return
         else:
             stack.pop()
         before = None if trace is None else D[:]
@@ -152,7 +187,10 @@ def search(
         if not ok:
             continue
         if k >= 0:
-            stack.append(_node(D, k, D[idxs[k]], tid))
+            if stride > 1:
+                depth = 1 if path is None else path[4] + 1
+                path = (path, i, bit, D[:] if depth % stride == 0 else None, depth)
+            stack.append(_node(D, k, D[idxs[k]], tid, path))
             continue
         found = D if accept is None else accept(D)
         if found is False:

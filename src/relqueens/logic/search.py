@@ -28,8 +28,11 @@ on write): a goal that extends a state it alone holds extends it in place.
 
 from __future__ import annotations
 
+import dis
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
+from types import GeneratorType
 from typing import Any
 
 from .state import State, as_state
@@ -66,7 +69,61 @@ class Goal:
     search_kind = FOREIGN
 
     def __call__(self, S: Any) -> Iterator[State]:
-        return solve(self, as_state(S))
+        return Stream(self, S)
+
+
+class Handoff:
+    """A goal that a foreign generator delegates to (``yield from goal(S)``), handed to the search.
+
+    The search runs the goal itself, sending its states where the
+    generator's would have gone, so a relation written as a generator in
+    kanren's style recurses without nesting Python frames.
+    """
+
+    __slots__ = ("goal", "state")
+
+    def __init__(self, goal: Any, state: Any) -> None:
+        self.goal, self.state = goal, state
+
+
+_SEND = dis.opmap.get("SEND")
+_driving: list = []  # the frames of the foreign generators the searches are resuming, innermost last
+_SPENT: Iterator = iter(())
+
+
+class Stream:
+    """The states of a goal on a state, as an iterator (what calling a goal returns).
+
+    Iterated by anyone, it runs the search. Delegated to by a foreign
+    generator that the search itself is resuming (``yield from``), it
+    hands the goal over instead (:class:`Handoff`), so the search runs it
+    without nesting.
+    """
+
+    __slots__ = ("goal", "it", "state")
+
+    def __init__(self, goal: Any, state: Any) -> None:
+        self.goal, self.state, self.it = goal, state, None
+
+    def __iter__(self) -> Stream:
+        return self
+
+    def __next__(self) -> Any:
+        it = self.it
+        if it is None:
+            if _delegated_by_driven_frame():
+                self.it = _SPENT
+                return Handoff(self.goal, self.state)
+            it = self.it = solve(self.goal, as_state(self.state))
+        return next(it)
+
+
+def _delegated_by_driven_frame() -> bool:
+    """True if the caller of ``Stream.__next__`` is a generator the search resumes, inside ``yield from``."""
+    if not _driving or _SEND is None:
+        return False
+    frame = sys._getframe(2)
+    return frame is _driving[-1] and frame.f_code.co_code[frame.f_lasti] == _SEND
 
 
 def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
@@ -89,7 +146,14 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
             k = (g.expand(), k)
         elif tag is _PULL:
             it, fair = S, k[1]
-            S = next(it, None)
+            if fair and type(it) is GeneratorType:
+                _driving.append(it.gi_frame)
+                try:
+                    S = next(it, None)
+                finally:
+                    _driving.pop()
+            else:
+                S = next(it, None)
             if S is None:
                 k[0].refs -= 1  # the state the iterator read
                 item = _next(ready, waiting)
@@ -99,6 +163,9 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
             k = k[2]
             if fair:
                 waiting.append(item)
+                if type(S) is Handoff:
+                    k = (S.goal, k)
+                    S = S.state
                 S = as_state(S)
                 S.refs = SHARED  # an outside goal may hand out the same state again
             else:

@@ -131,26 +131,25 @@ class Tail:
         return repr(self.materialize())
 
 
-_GROUND: dict[int, tuple[object, bool]] = {}
-_GROUND_SIZE = 256
+_GROUND: dict[int, object] = {}
+_GROUND_LIMIT = 1 << 17
+
+
+def _remember_ground(terms: list) -> None:
+    """Note that the lists and tuples ``terms`` hold no variable (a bounded memo that keeps them alive).
+
+    Walking down a term relationally checks the same ground sub-terms again
+    and again (the occurs check); the memo keeps that linear.
+    """
+    if len(_GROUND) + len(terms) > _GROUND_LIMIT:
+        _GROUND.clear()
+    for t in terms:
+        _GROUND[id(t)] = t
 
 
 def ground_sequence(seq: list | tuple) -> bool:
-    """True when the list or tuple ``seq`` holds no logic variable (remembered for large ones).
-
-    Walking down a list relationally splits the same list again and again;
-    a bounded memo (which holds the lists it knows) keeps that linear.
-    """
-    if len(seq) < 32:
-        return not any(has_var(t) for t in seq)
-    known = _GROUND.get(id(seq))
-    if known is not None and known[0] is seq:
-        return known[1]
-    ground = not any(has_var(t) for t in seq)
-    if len(_GROUND) >= _GROUND_SIZE:
-        _GROUND.pop(next(iter(_GROUND)))
-    _GROUND[id(seq)] = (seq, ground)
-    return ground
+    """True when the list or tuple ``seq`` holds no logic variable (remembered)."""
+    return _GROUND.get(id(seq)) is seq or not has_var(seq)
 
 
 def split(seq: list | tuple | Tail) -> tuple[object, object] | None:
@@ -167,46 +166,35 @@ def split(seq: list | tuple | Tail) -> tuple[object, object] | None:
 
 def has_var(term: object) -> bool:
     """True if ``term`` (not walked) contains a logic variable."""
+    return _find(term, None, None)
+
+
+def _find(term: object, v: object, s: Mapping | None) -> bool:
+    """Whether ``term`` holds variable ``v`` under ``s`` (any variable, when ``s`` is ``None``).
+
+    Lists and tuples found to hold no variable at all are remembered as ground.
+    """
     stack = [term]
+    compounds: list = []
+    seen_var = False
     while stack:
         t = stack.pop()
         tt = type(t)
         if tt is int or tt is str:
             continue
         if type(tt) is LVarType:
-            return True
+            if s is None:
+                return True
+            seen_var = True
+            t = walk(t, s)
+            if t is v or (isvar(t) and t == v):
+                return True
+            tt = type(t)
+            if type(tt) is LVarType:
+                continue
         if tt is list or tt is tuple:
-            if len(t) >= 32:
-                if not ground_sequence(t):
-                    return True
-            else:
-                stack.extend(t)
-        elif tt is Tail:
-            if not t.is_ground():
-                return True
-        elif issubclass(tt, ConsPair):
-            stack.append(t.car)
-            stack.append(t.cdr)
-        elif isinstance(t, Mapping):
-            stack.extend(t.values())
-    return False
-
-
-def occurs(v: object, term: object, s: Mapping) -> bool:
-    """True if variable ``v`` occurs in ``term`` under substitution ``s``."""
-    stack = [term]
-    while stack:
-        t = walk(stack.pop(), s)
-        tt = type(t)
-        if tt is int or tt is str:
-            continue
-        if t is v:
-            return True
-        if type(tt) is LVarType:
-            if t == v:
-                return True
-        elif tt is list or tt is tuple:
-            if len(t) < 32 or not ground_sequence(t):
+            if _GROUND.get(id(t)) is not t:
+                compounds.append(t)
                 stack.extend(t)
         elif tt is Tail:
             if not t.is_ground():
@@ -216,6 +204,8 @@ def occurs(v: object, term: object, s: Mapping) -> bool:
             stack.append(t.cdr)
         elif isinstance(t, Mapping):
             stack.extend(t.values())
+    if not seen_var and compounds:
+        _remember_ground(compounds)
     return False
 
 
@@ -254,13 +244,13 @@ def unify_into(u: object, v: object, s: dict) -> bool:
             if isvar(v):
                 if u != v:
                     s[u] = v
-            elif type(v) is int or type(v) is str or not occurs(u, v, s):
+            elif type(v) is int or type(v) is str or not _find(v, u, s):
                 s[u] = v
             else:
                 return False
             continue
         if isvar(v):
-            if type(u) is int or type(u) is str or not occurs(v, u, s):
+            if type(u) is int or type(u) is str or not _find(u, v, s):
                 s[v] = u
                 continue
             return False
