@@ -1,0 +1,297 @@
+"""The relational core (relqueens.logic): states, unification, the fair search, neq, resources."""
+
+import tracemalloc
+
+import kanren
+import pytest
+from cons import cons
+from kanren.constraints import neq as kanren_neq
+from kanren.core import Zzz as kanren_Zzz
+
+import relqueens.fd.labeling as labeling
+from relqueens import (
+    appendo,
+    canonical,
+    conde,
+    eq,
+    fd,
+    fresh,
+    lall,
+    lany,
+    membero,
+    neq,
+    queens,
+    relation,
+    run,
+    succeed,
+    var,
+    vars,
+)
+from relqueens.logic import State, Tail
+from relqueens.logic.state import extension, unify_into
+
+
+@relation
+def nato(n):
+    return conde([eq(n, 0)], [fresh(lambda m: [eq(n, ("s", m)), nato(m)])])
+
+
+@relation
+def alwayso():
+    return conde([succeed], [alwayso()])
+
+
+@relation
+def nevero():
+    return nevero()
+
+
+def peano(k):
+    t = 0
+    for _ in range(k):
+        t = ("s", t)
+    return t
+
+
+# -- unification ------------------------------------------------------------------
+
+
+def test_unify_extends_in_place_and_checks_occurs():
+    x, y = vars(2)
+    s = {}
+    assert unify_into((x, [y, 2]), (1, [3, 2]), s) and s == {x: 1, y: 3}
+    assert not unify_into(x, (1, x), {})
+    assert not unify_into([1], (1,), {})  # a list is not a tuple (kanren's rule)
+
+
+def test_extension_leaves_the_substitution_alone():
+    x, y = vars(2)
+    s = {x: 0}
+    assert extension([x, y], [0, 1], s) == {y: 1}
+    assert extension([x, y], [1, 1], s) is False
+    assert extension(x, 0, s) == {}
+    assert s == {x: 0}
+
+
+def test_tail_is_the_rest_of_a_list():
+    t = Tail([1, 2, 3], 1)
+    assert t == [2, 3] and len(t) == 2 and list(t) == [2, 3]
+    q, a, d = vars(3)
+    assert run(0, (a, d), eq(cons(a, d), (1, 2, 3))) == ((1, (2, 3)),)
+    assert run(0, q, fresh(lambda a, d: [eq(cons(a, d), [1, 2]), eq(q, d)])) == ([2],)
+
+
+def test_kanren_and_relqueens_variables_are_one():
+    x = var("shared-name")
+    assert x == kanren.var("shared-name") and hash(x) == hash(kanren.var("shared-name"))
+    y = kanren.var()
+    assert run(0, y, eq(x, 1), eq(y, x)) == (1,)
+
+
+# -- the search -------------------------------------------------------------------
+
+
+def test_disjunction_is_fair():
+    x, y, q = vars(3)
+    assert run(1, (x, y), membero(x, [1, 2]), nato(y), eq(x, 2)) == ((2, 0),)
+    assert run(5, q, conde([eq(q, False)], [eq(q, True)]), alwayso(), eq(q, True)) == (True,) * 5
+    assert run(1, q, conde([nevero()], [eq(q, 1)])) == (1,)
+    assert run(3, q, lany(nevero(), alwayso(), nevero())) == (q, q, q)
+
+
+def test_fair_with_labeling_in_the_conjunction():
+    x, y = vars(2)
+    goals = (fd.in_(x, fd.interval(0, 1)), fd.label([x]), nato(y), eq(x, 1))
+    assert run(1, (x, y), *goals) == ((1, 0),)
+
+
+def test_run_n_returns_after_n_answers_and_lazy_run_streams():
+    q = var()
+    assert run(3, q, nato(q)) == (0, peano(1), peano(2))
+    stream = run(None, q, nato(q))
+    assert [next(stream) for _ in range(4)][-1] == peano(3)
+
+
+def test_infinite_disjunction_from_an_iterator():
+    import itertools
+
+    q = var()
+    assert run(4, q, lany(eq(q, i) for i in itertools.count())) == (0, 1, 2, 3)
+
+
+def test_relations_recurse_deeper_than_pythons_stack():
+    q = var()
+
+    @relation
+    def counto(n, out):
+        return conde([eq(n, 0), eq(out, "done")], [fresh(lambda m: [eq(n, ("s", m)), counto(m, out)])])
+
+    assert run(0, q, counto(peano(20_000), q)) == ("done",)
+
+
+def kanren_style_counto(n, out):
+    """A recursive relation written the way kanren's own are: a generator goal."""
+
+    def goal(S):
+        m = var()
+        yield from conde([eq(n, 0), eq(out, "done")], [eq(n, ("s", m)), kanren_style_counto(m, out)])(S)
+
+    return goal
+
+
+def zzz_counto(n, out):
+    m = var()
+    return conde([eq(n, 0), eq(out, "done")], [eq(n, ("s", m)), kanren_Zzz(zzz_counto, m, out)])
+
+
+@pytest.mark.parametrize("relation_", [kanren_style_counto, zzz_counto])
+def test_generator_relations_in_kanrens_style_do_not_nest(relation_):
+    q = var()
+    assert run(0, q, relation_(peano(3000), q)) == ("done",)
+
+
+def test_a_goal_iterated_by_foreign_code_runs_its_own_search():
+    x = var()
+
+    def twice(S):
+        found = list(membero(x, [1, 2])(S))  # not a delegation: a nested search
+        yield from found
+
+    assert run(0, x, twice) == (1, 2)
+
+
+def test_kanrens_own_goals_run_in_relqueens():
+    x, y = vars(2)
+    assert run(0, x, kanren.membero(x, [1, 2, 3]), kanren.eq(x, 2)) == (2,)
+    assert sorted(run(0, (x, y), kanren.appendo(x, y, [1, 2]))) == [([], [1, 2]), ([1], [2]), ([1, 2], [])]
+    # kanren's neq changes the state it is given: each branch must get its own
+    assert run(0, x, conde([kanren_neq(x, 1), eq(x, 2)], [eq(x, 1)])) == (2, 1)
+
+
+def test_relqueens_goals_run_in_kanren():
+    x, y = vars(2)
+    assert kanren.run(0, x, membero(x, [1, 2, 3]), neq(x, 2)) == (1, 3)
+    assert kanren.run(0, (x, y), appendo(x, y, [1])) == (([], [1]), ([1], []))
+
+
+def test_branches_do_not_share_constraints():
+    x = var()
+    assert sorted(run(0, x, conde([neq(x, 1)], [eq(x, 1)]), membero(x, [1, 2]))) == [1, 2]
+    assert sorted(run(0, x, fd.in_(x, fd.interval(0, 2)), conde([fd.ne(x, 0)], [eq(x, 0)]))) == [0, 1, 2]
+
+
+# -- disequality ----------------------------------------------------------------------
+
+
+def test_neq_on_lists_is_a_disjunction():
+    x, y = vars(2)
+    assert run(0, (x, y), neq([x, y], [0, 1]), membero(x, [0, 1]), membero(y, [0, 1])) == (
+        (0, 0),
+        (1, 0),
+        (1, 1),
+    )
+    assert run(0, x, neq([x, 1], [0, 2])) == (x,)  # can never be equal: no constraint left
+
+
+def test_neq_between_variables_woken_by_either_side():
+    x, y = vars(2)
+    assert run(0, x, neq(x, y), eq(y, 3), eq(x, 3)) == ()
+    assert run(0, x, neq(x, y), eq(x, y)) == ()
+    assert run(0, x, neq(x, y), eq(y, x)) == ()
+    assert run(0, x, neq(x, y), eq(x, 1), eq(y, 2)) == (1,)
+
+
+def test_neq_respects_fd_domains_and_hidden_variables():
+    x, y = vars(2)
+    dom = fd.in_(x, fd.interval(0, 2))
+    assert run(0, y, dom, neq(x, 0), eq(y, 1)) == (1,)
+    assert run(0, y, neq(x, 0), dom, eq(y, 1)) == (1,)
+    assert run(0, y, neq(x, 0), neq(x, 1), neq(x, 2), dom, eq(y, 1)) == ()
+    assert run(0, x, dom, neq(x, 1)) == (0, 2)
+    assert run(0, x, dom, neq(x, "a")) == (0, 1, 2)
+
+
+def test_neq_with_an_fd_expression_is_fd_ne():
+    x = var()
+    assert run(0, x, fd.in_(x, fd.interval(0, 2)), neq(x, x + 1)) == (0, 1, 2)
+    assert run(0, x, fd.in_(x, fd.interval(0, 2)), neq(x + 1, 2)) == (0, 2)
+
+
+def test_residual_answers_show_open_disequalities():
+    x, y = vars(2)
+    (r,) = run(0, (x, y), neq([x, y], [0, 1]), residual=True)
+    assert "neq" in repr(r) and len(r.constraints) == 1
+    assert canonical(r.term) == ("_0", "_1")
+
+
+# -- resources --------------------------------------------------------------------
+
+
+def _peak_mb(thunk):
+    tracemalloc.start()
+    try:
+        result = thunk()
+        return result, tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_hundred_thousand_eq_goals_take_linear_memory():
+    xs = vars(100_000)
+    goals = [eq(xs[i], i) for i in range(100_000)]
+    answers, peak = _peak_mb(lambda: run(0, xs, *goals))
+    assert answers == (list(range(100_000)),)
+    assert peak < 1000, peak
+
+
+def test_twenty_thousand_labeled_variables_take_little_memory():
+    xs = vars(20_000)
+    answers, peak = _peak_mb(lambda: run(1, xs, fd.in_(*xs, fd.interval(0, 9)), fd.label(xs)))
+    assert answers == ([0] * 20_000,)
+    assert peak < 1000, peak
+
+
+def test_rebuilt_domains_give_the_same_search(monkeypatch):
+    expected = [queens(n) for n in range(4, 9)] + [queens(8, symmetry=True), queens(8, select="ff")]
+    monkeypatch.setattr(labeling, "COPY_LIMIT", 0)  # every search rebuilds domains by replaying
+    assert [queens(n) for n in range(4, 9)] + [queens(8, symmetry=True), queens(8, select="ff")] == expected
+
+
+def test_lists_of_ten_thousand():
+    big = list(range(10_000))
+    x, y, q = vars(3)
+    assert run(1, x, membero(x, big), eq(x, 9_999)) == (9_999,)
+    assert run(0, q, appendo(big[:5_000], big[5_000:], q)) == (big,)
+    assert run(2, (x, y), appendo(x, y, big)) == (([], big), ([0], big[1:]))
+
+
+# -- errors ------------------------------------------------------------------------
+
+
+def test_errors_name_the_problem():
+    q = var()
+    with pytest.raises(TypeError, match="goal 1 is not a goal: 5"):
+        run(0, q, eq(q, 1), 5)
+    with pytest.raises(TypeError, match="not a goal"):
+        lall(eq(q, 1), "x")
+    with pytest.raises(TypeError, match="fresh takes a function"):
+        fresh(3)
+    with pytest.raises(TypeError, match="is not a goal"):
+        run(0, q, relation(lambda: 42)())
+    with pytest.raises(TypeError, match="conde clause"):
+        conde(5)
+    with pytest.raises(ValueError, match="positive integer"):
+        run(-1, q, eq(q, 1))
+    with pytest.raises(TypeError, match="positive integer"):
+        run(1.5, q, eq(q, 1))
+    with pytest.raises(TypeError, match="FD expression"):
+        eq(q, q + 1)
+    with pytest.raises(TypeError, match="not an iterable of states"):
+        run(0, q, lambda S: 3)
+
+
+def test_empty_disjunction_fails_and_empty_conjunction_succeeds():
+    q = var()
+    assert run(0, q, lany()) == () and run(0, q, conde()) == ()
+    assert run(0, q, lall()) == (q,)
+    assert isinstance(State().copy(), State)
