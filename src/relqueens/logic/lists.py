@@ -27,7 +27,7 @@ from .disequality import neq
 from .goals import Dynamic, Goal, conde, eq, fail, lall, lany, relation, succeed
 from .reify import reify
 from .search import STEP
-from .state import State, Tail, has_var, unify_state, walk
+from .state import State, has_var, sequence_type, unify_state, walk
 
 
 def conso(h: Any, t: Any, r: Any) -> Goal:
@@ -47,14 +47,10 @@ def tailo(tail: Any, coll: Any) -> Goal:
 
 def _null_type(t: Any) -> type | None:
     """The type of empty sequence ``t`` stands for, if it is a (possibly empty) sequence."""
-    tt = type(t)
-    if tt is list or tt is tuple:
-        return tt
-    if tt is Tail:
-        return type(t.seq)
-    if isinstance(t, ConsPair) and not issubclass(tt, ConsPair):
-        return tt
-    return None
+    kind = sequence_type(t)
+    if kind is None and isinstance(t, ConsPair) and not issubclass(type(t), ConsPair):
+        return type(t)  # another kind of sequence cons knows (its car/cdr are registered)
+    return kind
 
 
 class Nullo(Goal):

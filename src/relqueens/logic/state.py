@@ -209,7 +209,7 @@ def _find(term: object, v: object, s: Mapping | None) -> bool:
     return False
 
 
-def _sequence(t: object) -> type | None:
+def sequence_type(t: object) -> type | None:
     """The sequence type ``t`` unifies as (list or tuple, a Tail as its base), else ``None``."""
     tt = type(t)
     if tt is list or tt is tuple:
@@ -254,7 +254,7 @@ def unify_into(u: object, v: object, s: dict) -> bool:
                 s[v] = u
                 continue
             return False
-        tu, tv = _sequence(u), _sequence(v)
+        tu, tv = sequence_type(u), sequence_type(v)
         if tu is not None and tu is tv:
             if len(u) != len(v):
                 return False
