@@ -124,7 +124,9 @@ def test_relations_recurse_deeper_than_pythons_stack():
 
     @relation
     def counto(n, out):
-        return conde([eq(n, 0), eq(out, "done")], [fresh(lambda m: [eq(n, ("s", m)), counto(m, out)])])
+        return conde(
+            [eq(n, 0), eq(out, "done")], [fresh(lambda m: [eq(n, ("s", m)), counto(m, out)])]
+        )
 
     assert run(0, q, counto(peano(20_000), q)) == ("done",)
 
@@ -134,7 +136,9 @@ def kanren_style_counto(n, out):
 
     def goal(S):
         m = var()
-        yield from conde([eq(n, 0), eq(out, "done")], [eq(n, ("s", m)), kanren_style_counto(m, out)])(S)
+        yield from conde(
+            [eq(n, 0), eq(out, "done")], [eq(n, ("s", m)), kanren_style_counto(m, out)]
+        )(S)
 
     return goal
 
@@ -163,7 +167,11 @@ def test_a_goal_iterated_by_foreign_code_runs_its_own_search():
 def test_kanrens_own_goals_run_in_relqueens():
     x, y = vars(2)
     assert run(0, x, kanren.membero(x, [1, 2, 3]), kanren.eq(x, 2)) == (2,)
-    assert sorted(run(0, (x, y), kanren.appendo(x, y, [1, 2]))) == [([], [1, 2]), ([1], [2]), ([1, 2], [])]
+    assert sorted(run(0, (x, y), kanren.appendo(x, y, [1, 2]))) == [
+        ([], [1, 2]),
+        ([1], [2]),
+        ([1, 2], []),
+    ]
     # kanren's neq changes the state it is given: each branch must get its own
     assert run(0, x, conde([kanren_neq(x, 1), eq(x, 2)], [eq(x, 1)])) == (2, 1)
 
@@ -177,7 +185,11 @@ def test_relqueens_goals_run_in_kanren():
 def test_branches_do_not_share_constraints():
     x = var()
     assert sorted(run(0, x, conde([neq(x, 1)], [eq(x, 1)]), membero(x, [1, 2]))) == [1, 2]
-    assert sorted(run(0, x, fd.in_(x, fd.interval(0, 2)), conde([fd.ne(x, 0)], [eq(x, 0)]))) == [0, 1, 2]
+    assert sorted(run(0, x, fd.in_(x, fd.interval(0, 2)), conde([fd.ne(x, 0)], [eq(x, 0)]))) == [
+        0,
+        1,
+        2,
+    ]
 
 
 # -- disequality ----------------------------------------------------------------------
@@ -254,7 +266,10 @@ def test_twenty_thousand_labeled_variables_take_little_memory():
 def test_rebuilt_domains_give_the_same_search(monkeypatch):
     expected = [queens(n) for n in range(4, 9)] + [queens(8, symmetry=True), queens(8, select="ff")]
     monkeypatch.setattr(labeling, "COPY_LIMIT", 0)  # every search rebuilds domains by replaying
-    assert [queens(n) for n in range(4, 9)] + [queens(8, symmetry=True), queens(8, select="ff")] == expected
+    assert [queens(n) for n in range(4, 9)] + [
+        queens(8, symmetry=True),
+        queens(8, select="ff"),
+    ] == expected
 
 
 def test_lists_of_ten_thousand():

@@ -27,9 +27,9 @@ from pathlib import Path
 
 from . import fd
 from .fd.answers import run
-from .logic import eq, lall
 from .fd.store import fd_state
 from .fd.terms import vars
+from .logic import eq, lall
 from .queens import queenso
 from .reference import check_n
 

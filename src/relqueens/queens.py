@@ -26,11 +26,11 @@ from typing import Any
 
 from . import fd
 from .fd.answers import run
-from .logic import eq, lall
 from .fd.labeling import check_options
 from .fd.post import PermLeader
 from .fd.terms import isvar, vars
 from .fd.trace import SearchTrace
+from .logic import eq, lall
 from .reference import check_n
 from .squares import pins_of
 

@@ -21,10 +21,10 @@ from html import escape
 
 from . import fd
 from .fd.answers import run_all
-from .logic import eq
 from .fd.terms import vars
 from .fd.trace import FAILED, SOLUTION, SearchTrace
 from .gallery import describe_pins
+from .logic import eq
 from .queens import queenso, symmetry_breako
 from .reference import Branch, Solution, check_n, queen_tree
 from .squares import pins_of

@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from ..logic.run import run as logic_run
 from ..logic.disequality import DisequalityStore, neq
 from ..logic.reify import reify
+from ..logic.run import run as logic_run
 from ..logic.search import Goal
 from ..logic.state import State, isvar, walk
 from .domain import Domain
@@ -32,7 +32,7 @@ from .labeling import free_vars, search, solved_state
 from .post import Distinct
 from .propagators import EqOffset, LeOffset, Linear, Times
 from .store import FDStore, store_of
-from .terms import Lin, Relation, lin
+from .terms import Relation, lin
 from .trace import SearchTrace
 
 
@@ -52,7 +52,9 @@ class Residual:
         self.term, self.domains, self.constraints = term, domains, constraints
 
     def __repr__(self) -> str:
-        parts = [f"{v} in {d}" for v, d in self.domains.items()] + [repr(c) for c in self.constraints]
+        parts = [f"{v} in {d}" for v, d in self.domains.items()] + [
+            repr(c) for c in self.constraints
+        ]
         return repr(self.term) if not parts else f"{self.term!r} where {', '.join(parts)}"
 
 
@@ -191,7 +193,9 @@ def run(
     return logic_run(n, q, *goals, finish=finish)
 
 
-def run_all(q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None) -> tuple:
+def run_all(
+    q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None
+) -> tuple:
     """All answers for ``q`` (core.logic's ``run*``): ``run(0, q, *goals)``.
 
     >>> from relqueens import var, membero

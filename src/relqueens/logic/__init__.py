@@ -5,6 +5,8 @@ tuples, ``cons`` pairs), goals are functions from a state to states, and the
 search interleaves disjunctions fairly without using Python's stack.
 """
 
+from unification import var, vars
+
 from .disequality import DisequalityStore, neq
 from .goals import Zzz, conde, conj, disj, eq, fail, fresh, lall, lany, relation, succeed
 from .lists import appendo, conso, heado, itero, membero, nullo, permuteo, rembero, tailo
@@ -12,7 +14,6 @@ from .reify import canonical, reify
 from .run import run
 from .search import Goal, solve
 from .state import State, Tail, isvar, walk
-from unification import var, vars
 
 __all__ = [
     "DisequalityStore",
@@ -38,9 +39,9 @@ __all__ = [
     "neq",
     "nullo",
     "permuteo",
-    "rembero",
     "reify",
     "relation",
+    "rembero",
     "run",
     "solve",
     "succeed",

@@ -141,7 +141,11 @@ def rembero(x: Any, lst: Any, o: Any, default_ConsNull: type = list) -> Goal:  #
 
 
 def permuteo(
-    a: Any, b: Any, inner_eq: Any = eq, default_ConsNull: type = list, no_ident: bool = False  # noqa: N803
+    a: Any,
+    b: Any,
+    inner_eq: Any = eq,
+    default_ConsNull: type = list,
+    no_ident: bool = False,  # noqa: N803
 ) -> Goal:
     """``b`` is a permutation of ``a`` (kanren's ``permuteo``, with its options).
 

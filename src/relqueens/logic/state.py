@@ -267,7 +267,7 @@ def unify_into(u: object, v: object, s: dict) -> bool:
         if tu is not None and tv is not None:
             return False
         if type(u) in _ATOMS or type(v) in _ATOMS:
-            if not u == v:
+            if u != v:
                 return False
             continue
         if not _unify_other(u, v, s):
@@ -353,7 +353,9 @@ def _reify_tail(t: Tail, s: Mapping):
 
 
 def _unify_tail(u, v, s):
-    return _unify(u.materialize() if type(u) is Tail else u, v.materialize() if type(v) is Tail else v, s)
+    return _unify(
+        u.materialize() if type(u) is Tail else u, v.materialize() if type(v) is Tail else v, s
+    )
 
 
 _reify.add((Tail, Mapping), _reify_tail)
