@@ -112,6 +112,7 @@ def degree(model, i: int) -> int:
         sum(len(members) for members, _ in model.rows[i])
         + len(model.watch[i])
         + len(model.fixwatch[i])
+        + len(model.boundwatch[i])
     )
 
 

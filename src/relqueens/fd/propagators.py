@@ -52,9 +52,11 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
     ``D`` is narrowed in place. Returns ``False`` as soon as a domain empties.
     Indices popped from the queue are appended to ``touched`` when given.
     A variable that value elimination narrows is queued only if it became
-    fixed or has propagators that wake on any change.
+    fixed, has propagators that wake on any change, or lost a bound and has
+    propagators that wake on bound changes.
     """
     off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
+    boundwatch = model.boundwatch
     while queue:
         i = queue.pop()
         if touched is not None:
@@ -69,16 +71,21 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
                     if pos >= 0 and j != i:
                         dj = D[j]
                         if (dj >> pos) & 1:
-                            dj ^= 1 << pos
+                            bit = 1 << pos
+                            edge = bit == dj & -dj or bit << 1 > dj  # the lowest or highest value
+                            dj ^= bit
                             if not dj:
                                 return False
                             D[j] = dj
-                            if not dj & (dj - 1) or watch[j]:
+                            if not dj & (dj - 1) or watch[j] or (edge and boundwatch[j]):
                                 queue.add(j)
             for p in fixwatch[i]:
                 if not p.propagate(D, off, queue, i):
                     return False
         for p in watch[i]:
+            if not p.propagate(D, off, queue, i):
+                return False
+        for p in boundwatch[i]:
             if not p.propagate(D, off, queue, i):
                 return False
     return True
@@ -97,13 +104,16 @@ def narrow(D: list[int], queue: set[int], i: int, d: int) -> bool:
 class Propagator(ABC):
     """Base of the general propagators: ``vars`` (indices) and a display ``source``.
 
-    A propagator wakes on every change of its variables' domains, or, when
-    ``on_fix`` is true, only when one of them becomes fixed (enough for
-    constraints that prune only from fixed values, and checked at every leaf).
+    A propagator wakes on every change of its variables' domains; when
+    ``on_bounds`` is true, only on changes that may move a bound (enough for
+    bounds-consistent propagators); when ``on_fix`` is true, only when one of
+    them becomes fixed (enough for constraints that prune only from fixed
+    values, and checked at every leaf).
     """
 
     __slots__ = ("source", "vars")
     on_fix = False
+    on_bounds = False
 
     def start(self, D: list[int], off: list[int], queue: set[int]) -> bool:
         """Propagate once when posted; a fix-woken propagator needs this for its fixed variables."""
@@ -143,6 +153,7 @@ class LeOffset(Propagator):
     """``x <= y + c``, bounds consistent."""
 
     __slots__ = ("c", "x", "y")
+    on_bounds = True
 
     def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
@@ -161,24 +172,50 @@ class LeOffset(Propagator):
 class Linear(Propagator):
     """``sum(a_i * x_i) + k  op  0`` for ``op`` in ``==``, ``<=``, ``!=``.
 
-    ``==`` and ``<=`` are bounds consistent; ``!=`` prunes when one variable
-    is left open and checks when none is.
+    ``==`` and ``<=`` are bounds consistent, woken only when a bound moves,
+    in one pass over the terms for both directions; ``!=`` prunes when one
+    variable is left open and checks when none is.
     """
 
-    __slots__ = ("k", "op", "terms")
+    __slots__ = ("k", "on_bounds", "op", "terms")
 
     def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source=None) -> None:
         self.terms, self.k, self.op, self.source = terms, k, op, source
         self.vars = tuple(i for i, _ in terms)
+        self.on_bounds = op != "!="
 
     def propagate(self, D, off, queue, i):
         if self.op == "!=":
             return self._not_equal(D, off, queue)
-        if not _sum_le(self.terms, self.k, D, off, queue):
+        terms, both = self.terms, self.op == "=="
+        least = most = self.k
+        spans = []
+        for j, a in terms:
+            d, o = D[j], off[j]
+            lo, hi = o + (d & -d).bit_length() - 1, o + d.bit_length() - 1
+            if a > 0:
+                lo, hi = a * lo, a * hi
+            else:
+                lo, hi = a * hi, a * lo
+            spans.append((lo, hi))
+            least += lo
+            most += hi
+        if least > 0 or (both and most < 0):
             return False
-        if self.op == "==":
-            neg = tuple((i, -a) for i, a in self.terms)
-            return _sum_le(neg, -self.k, D, off, queue)
+        for (j, a), (lo, hi) in zip(terms, spans):
+            up = lo - least  # a * x_j may be at most this
+            down = hi - most if both else lo  # ... and at least this
+            if hi > up or lo < down:
+                d, o = D[j], off[j]
+                if a > 0:
+                    nd = keep_ge(keep_le(d, o, up // a), o, -(-down // a))
+                else:
+                    nd = keep_le(keep_ge(d, o, -(up // -a)), o, down // a)
+                if nd != d:
+                    if not nd:
+                        return False
+                    D[j] = nd
+                    queue.add(j)
         return True
 
     def entailed(self, D, off):
@@ -210,29 +247,11 @@ class Linear(Propagator):
         return True
 
 
-def _sum_le(terms, k, D, off, queue) -> bool:
-    """Bounds-propagate ``sum(a * x) + k <= 0``."""
-    mins = []
-    least = k
-    for i, a in terms:
-        m = a * (low(D[i], off[i]) if a > 0 else high(D[i], off[i]))
-        mins.append(m)
-        least += m
-    if least > 0:
-        return False
-    for (i, a), m in zip(terms, mins):
-        room = m - least  # a * x_i may be at most this
-        d, o = D[i], off[i]
-        nd = keep_le(d, o, room // a) if a > 0 else keep_ge(d, o, -(room // -a))
-        if not narrow(D, queue, i, nd):
-            return False
-    return True
-
-
 class Times(Propagator):
     """``x * y == z``, bounds consistent where division allows."""
 
     __slots__ = ("x", "y", "z")
+    on_bounds = True
 
     def __init__(self, x: int, y: int, z: int, source: object = None) -> None:
         self.x, self.y, self.z, self.vars, self.source = x, y, z, (x, y, z), source

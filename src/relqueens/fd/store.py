@@ -46,7 +46,20 @@ class Model:
     (``ci = 0``); larger groups stay whole, one shared row each.
     """
 
-    __slots__ = ("fixwatch", "groups", "index", "log", "off", "pairs", "private", "props", "rows", "vars", "watch")
+    __slots__ = (
+        "boundwatch",
+        "fixwatch",
+        "groups",
+        "index",
+        "log",
+        "off",
+        "pairs",
+        "private",
+        "props",
+        "rows",
+        "vars",
+        "watch",
+    )
     EXPAND = 32
 
     def __init__(self) -> None:
@@ -58,6 +71,7 @@ class Model:
         self.rows: list[list] = []
         self.watch: list[list[Propagator]] = []
         self.fixwatch: list[list[Propagator]] = []
+        self.boundwatch: list[list[Propagator]] = []
         self.props: list = []
         self.private: set[int] = set()
         self.groups: set[frozenset] = set()
@@ -86,6 +100,7 @@ class Model:
             self.rows.append([(self.pairs[-1], 0)])
             self.watch.append([])
             self.fixwatch.append([])
+            self.boundwatch.append([])
         elif kind == "alias":
             _, v, i = entry
             self.index[v] = i
@@ -110,7 +125,7 @@ class Model:
             self.props.append(entry)
         else:  # "prop"
             p = entry[1]
-            lists = self.fixwatch if p.on_fix else self.watch
+            lists = self.fixwatch if p.on_fix else self.boundwatch if p.on_bounds else self.watch
             for i in set(p.vars):
                 lists[i].append(p)
             self.props.append(entry)
