@@ -19,7 +19,7 @@ from .domain import Domain, domain, domain_of, interval
 from .errors import DomainError
 from .labeling import label
 from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, post_goal
-from .terms import Lin, Product, Relation, isvar, lin
+from .terms import OPS, Lin, Relation, aux, isvar, lin
 from .trace import Node, SearchTrace
 
 __all__ = [
@@ -30,11 +30,15 @@ __all__ = [
     "SearchTrace",
     "distinct",
     "domain",
+    "any_",
+    "count",
     "domain_of",
     "dot",
     "eq",
     "ge",
     "gt",
+    "iff",
+    "implies",
     "in_",
     "interval",
     "inverse",
@@ -44,10 +48,15 @@ __all__ = [
     "lex_leader",
     "lin",
     "lt",
+    "max_",
+    "min_",
     "minus",
     "ne",
     "plus",
     "quot",
+    "reify",
+    "scalar_product",
+    "sum",
     "times",
 ]
 
@@ -101,7 +110,7 @@ def distinct(terms: Iterable) -> Distinct:
     >>> run_all((a, b), fd.in_(a, b, fd.interval(0, 1)), fd.distinct([a, b]))
     ((0, 1), (1, 0))
     """
-    if isinstance(terms, (Lin, Relation, Product)) or isvar(terms):
+    if isinstance(terms, (Lin, Relation)) or isvar(terms):
         raise TypeError("distinct takes a list of terms, e.g. fd.distinct([x, y, z])")
     out = []
     for t in terms:
@@ -288,3 +297,128 @@ def dot(coeffs: Iterable[int], xs: Iterable) -> Lin:
             terms[v] = terms.get(v, 0) + c * a
     return Lin(terms, const)
 
+
+
+def min_(*terms: object) -> Lin:
+    """The least of the terms, as a term (SWI's ``min(X, Y)``; Python's ``min`` would compare).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x, y = vars(2)
+    >>> run_all((x, y), fd.in_(x, y, fd.interval(1, 3)), fd.min_(x, y) == 3)
+    ((3, 3),)
+    """
+    return _fold("min", terms)
+
+
+def max_(*terms: object) -> Lin:
+    """The greatest of the terms, as a term (SWI's ``max(X, Y)``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x, y = vars(2)
+    >>> run_all((x, y), fd.in_(x, y, fd.interval(1, 2)), fd.max_(x, y) == 1)
+    ((1, 1),)
+    """
+    return _fold("max", terms)
+
+
+def _fold(kind: str, terms: tuple) -> Lin:
+    if not terms:
+        raise TypeError(f"{kind}_ takes at least one term")
+    result = lin(terms[0])
+    for t in terms[1:]:
+        result = aux(kind, result, t)
+    return result
+
+
+def _relation(p: object, where: str) -> Relation:
+    if not isinstance(p, Relation):
+        raise TypeError(f"{where} takes relations such as x < y, got {p!r}")
+    return p
+
+
+def reify(rel: Relation, b: object) -> Relation:
+    """``b`` is 1 when ``rel`` holds and 0 when it does not (SWI's ``B #<==> Rel``); ``b == rel`` says the same.
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x, b = vars(2)
+    >>> run_all((x, b), fd.in_(x, fd.interval(0, 2)), fd.reify(x > 0, b))
+    ((0, 0), (1, 1), (2, 1))
+    """
+    return Relation("==", _relation(rel, "reify"), b)
+
+
+def implies(p: Relation, q: Relation) -> Relation:
+    """If ``p`` holds then ``q`` does (SWI's ``#==>``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x, y = vars(2)
+    >>> run_all((x, y), fd.in_(x, y, fd.interval(0, 1)), fd.implies(x > 0, y > 0))
+    ((0, 0), (0, 1), (1, 1))
+    """
+    return Relation("<=", _relation(p, "implies"), _relation(q, "implies"))
+
+
+def iff(p: Relation, q: Relation) -> Relation:
+    """``p`` holds exactly when ``q`` does (SWI's ``#<==>``)."""
+    return Relation("==", _relation(p, "iff"), _relation(q, "iff"))
+
+
+def any_(*relations: Relation) -> Relation:
+    """At least one of the relations holds (SWI's ``#\\/``; ``p | q`` for two).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x = vars(1)[0]
+    >>> run_all(x, fd.in_(x, fd.interval(0, 5)), fd.any_(x < 1, x > 4))
+    (0, 5)
+    """
+    if not relations:
+        raise TypeError("any_ takes at least one relation")
+    return Relation(">=", _total(_relation(p, "any_") for p in relations), 1)
+
+
+def count(terms: Iterable, value: object) -> Lin:
+    """How many of ``terms`` equal ``value``, as a term: ``fd.count(xs, 3) == k``.
+
+    >>> from relqueens import run_all, vars, fd
+    >>> xs = vars(3)
+    >>> len(run_all(xs, fd.in_(*xs, fd.interval(0, 1)), fd.count(xs, 1) == 2))
+    3
+    """
+    return _total(Relation("==", t, value) for t in terms)
+
+
+def _total(terms: Iterable) -> Lin:
+    """The sum of terms (``fd.sum`` is the constraint; this is arithmetic)."""
+    total = lin(0)
+    for t in terms:
+        total = total + lin(t)
+    return total
+
+
+def _op(op: object, where: str) -> str:
+    if op not in OPS:
+        raise ValueError(f"{where}: unknown comparison {op!r}; use one of {', '.join(OPS)}")
+    return op  # type: ignore[return-value]
+
+
+def sum(terms: Iterable, op: str, value: object) -> Relation:  # noqa: A001 (SWI's name)
+    """``sum(terms)  op  value`` (SWI's ``sum/3``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> xs = vars(3)
+    >>> len(run_all(xs, fd.in_(*xs, fd.interval(0, 2)), fd.sum(xs, "==", 6)))
+    1
+    """
+    terms = list(terms)
+    return Relation(_op(op, "sum"), dot([1] * len(terms), terms), value)
+
+
+def scalar_product(coeffs: Iterable[int], terms: Iterable, op: str, value: object) -> Relation:
+    """``sum(c * t for c, t in zip(coeffs, terms))  op  value`` (SWI's ``scalar_product/4``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> a, b = vars(2)
+    >>> run_all((a, b), fd.in_(a, b, fd.interval(0, 5)), fd.scalar_product([2, 3], [a, b], "==", 12))
+    ((0, 4), (3, 2))
+    """
+    return Relation(_op(op, "scalar_product"), dot(coeffs, terms), value)

@@ -151,7 +151,7 @@ def residual(q: Any, S: State) -> Residual:
                 found.append(Distinct(tuple(lin(term_of(i)) + c for i, c in members)))
         elif not entry[1].entailed(D, m.off):
             rel = _describe(entry[1], term_of)
-            if not isinstance(rel, Relation) or rel.kind == "times" or (rel.lhs - rel.rhs).terms:
+            if not isinstance(rel, Relation) or (rel.lhs - rel.rhs).terms:
                 found.append(rel)  # (not x == x)
     for constraints in store.pending.values():
         found.extend(constraints)

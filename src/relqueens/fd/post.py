@@ -17,11 +17,12 @@ from ..logic.search import STEP, Goal
 from ..logic.state import State, isvar, unify_state
 from .domain import Domain, interval
 from .errors import DomainError
+from .arith import Function, Reified, function_range
 from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, keep_ge, keep_le, low
 from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
 from .store import FDStore, alias, is_int, owned_store, walk
-from .terms import Lin, Relation, lin, var
+from .terms import Aux, Lin, Relation, lin, var
 
 
 class Constraint(Goal):
@@ -269,8 +270,6 @@ class Posting:
             return self.post_inverse(c)
         if type(c) is PermLeader:
             return self.post_perm_leader(c)
-        if c.kind == "times":
-            return self.post_times(c)
         return self.post_linear(c.lhs - c.rhs, c.op, c)
 
     def post_in(self, c: InDomain) -> bool:
@@ -314,61 +313,192 @@ class Posting:
         return True
 
     def post_linear(self, expr: Lin, op: str, source) -> bool:
-        """Post ``expr op 0``."""
+        """Post ``expr op 0``; non-linear atoms get hidden variables and their propagators."""
         negate, extra, op = _NORMAL[op]
-        k = expr.const
-        terms: dict = {}
-        for v, a in expr.terms.items():
-            w = walk(v, self.s)
-            if isvar(w):
-                terms[w] = terms.get(w, 0) + a
-            elif is_int(w):
-                k += a * w
-            else:
-                return False
-        if negate:
-            terms = {w: -a for w, a in terms.items()}
-            k = -k
-        k += extra
-        terms = {w: a for w, a in terms.items() if a}
-        if not terms:
-            return {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]
-        index = self.store.index_of
-        missing = [w for w in terms if index(w) is None]
+        missing: list = []
+        self.missing(expr, True, missing)
+        defined = coef = None
         if missing:
-            if op == "==" and len(missing) == 1 and abs(terms[missing[0]]) == 1:
-                return self.define(missing[0], terms, k, source)
-            return self.wait(missing[0], source)
-        idx = {w: index(w) for w in terms}
-        if len(terms) == 1:
-            ((w, a),) = terms.items()
-            return self.unary(idx[w], a, k, op)
-        items = [(idx[w], a) for w, a in terms.items()]
-        if len(items) == 2 and sorted(a for _, a in items) == [-1, 1]:
-            (x, _), (y, _) = sorted(items, key=lambda t: -t[1])
-            return self.binary(x, y, -k, op, source)  # x op y + (-k)
-        return self.attach(Linear(tuple(items), k, op, source))
+            defined, coef = missing[0]
+            if op != "==" or coef not in (1, -1) or len(missing) > 1:
+                return self.wait(defined, source)
+        if defined is None and op == "==":
+            target = self.target_of(expr)
+            if target is not None:
+                atom, t = target
+                return self.atom(atom, t) is not False
+        flat = self.flatten(expr, defined)
+        if flat is False:
+            return False
+        items, k = flat
+        if defined is not None:
+            i = self.define(defined, coef, items, k, source)
+            if i is None:
+                return False
+            items[i] = items.get(i, 0) + coef
+        if negate:
+            items, k = {i: -a for i, a in items.items()}, -k
+        return self.post_flat(items, k + extra, op, source)
 
-    def define(self, w, terms: dict, k: int, source) -> bool:
-        """``w`` has no domain and ``sum(terms) + k == 0`` defines it: give it the bounds."""
-        a = terms[w]
-        lo = hi = -k * a
-        D, off, index = self.store.D, self.store.model.off, self.store.index_of
-        for v, b in terms.items():
-            if v is not w:
-                i = index(v)
-                ends = (-b * a * low(D[i], off[i]), -b * a * high(D[i], off[i]))
-                lo, hi = lo + min(ends), hi + max(ends)
+    def missing(self, expr: Lin, top: bool, found: list) -> None:
+        """Append ``(var, coefficient or None)`` for each free variable of ``expr`` that has no domain."""
+        for v, a in expr.terms.items():
+            if type(v) is Aux:
+                if v.kind == "reif":
+                    rel = v.args[0]
+                    self.missing(rel.lhs - rel.rhs, False, found)
+                else:
+                    for arg in v.args:
+                        if isinstance(arg, Lin):
+                            self.missing(arg, False, found)
+                continue
+            w = walk(v, self.s)
+            if isvar(w) and self.store.index_of(w) is None:
+                found.append((w, a if top else None))
+
+    def target_of(self, expr: Lin):
+        """``(atom, index)`` when ``expr == 0`` just says a non-linear atom equals a variable or a constant."""
+        atoms = [(v, a) for v, a in expr.terms.items() if type(v) is Aux]
+        if len(atoms) != 1 or atoms[0][1] not in (1, -1):
+            return None
+        atom, a = atoms[0]
+        rest = [(v, c) for v, c in expr.terms.items() if v is not atom]
+        if not rest:
+            return atom, self.anchor(-a * expr.const)
+        if len(rest) == 1 and rest[0][1] == -a and not expr.const:
+            w = walk(rest[0][0], self.s)
+            if is_int(w):
+                return atom, self.anchor(w)
+            if isvar(w):
+                return atom, self.store.index_of(w)
+        return None
+
+    def flatten(self, expr: Lin, skip=None):
+        """``expr`` as ``({index: coefficient}, constant)``, atoms given their variables; ``False`` if impossible."""
+        k = expr.const
+        items: dict[int, int] = {}
+        for v, a in expr.terms.items():
+            if type(v) is Aux:
+                i = self.atom(v)
+                if i is False:
+                    return False
+            else:
+                w = walk(v, self.s)
+                if is_int(w):
+                    k += a * w
+                    continue
+                if not isvar(w):
+                    return False
+                if w is skip:
+                    continue
+                i = self.store.index_of(w)
+            items[i] = items.get(i, 0) + a
+        return {i: a for i, a in items.items() if a}, k
+
+    def bounds(self, items: dict, k: int) -> tuple[int, int]:
+        """The bounds of ``sum(a * x_i) + k``."""
+        D, off = self.store.D, self.store.model.off
+        lo = hi = k
+        for i, a in items.items():
+            ends = (a * low(D[i], off[i]), a * high(D[i], off[i]))
+            lo, hi = lo + min(ends), hi + max(ends)
+        return lo, hi
+
+    def define(self, w, a: int, items: dict, k: int, source) -> int | None:
+        """``w`` has no domain and ``a * w + sum(items) + k == 0`` defines it: give it the bounds."""
+        lo, hi = self.bounds(items, k)
+        if not self.restrict(w, self.implied(-hi, -lo, w, source) if a == 1 else self.implied(lo, hi, w, source)):
+            return None
+        return self.store.index_of(w)
+
+    def implied(self, lo: int, hi: int, w, source) -> Domain:
         try:
-            implied = interval(lo, hi)
+            return interval(lo, hi)
         except ValueError:
             raise DomainError(
                 f"{w} has no domain, and the one {source!r} implies ({lo}..{hi}) is too wide "
                 "for a bitset; give it one with fd.in_"
             ) from None
-        if not self.restrict(w, implied):
+
+    def hidden(self, lo: int, hi: int, source) -> int:
+        """A fresh hidden FD variable with domain ``lo..hi`` (never labeled or shown)."""
+        dom = self.implied(lo, hi, "an auxiliary variable", source)
+        i = self.store.register(var(prefix="aux"), dom.bits, dom.lo, private=True)
+        self.queue.add(i)
+        return i
+
+    def as_index(self, expr: Lin, source) -> int | bool:
+        """The index of an FD variable equal to ``expr`` (itself, a constant's anchor, or a new hidden one)."""
+        flat = self.flatten(expr)
+        if flat is False:
             return False
-        return self.post_linear(Lin(terms, k), "==", source)
+        items, k = flat
+        if not items:
+            return self.anchor(k)
+        if len(items) == 1 and not k and next(iter(items.values())) == 1:
+            return next(iter(items))
+        lo, hi = self.bounds(items, k)
+        t = self.hidden(lo, hi, source)
+        items[t] = items.get(t, 0) - 1
+        return t if self.post_flat(items, k, "==", source) else False
+
+    def atom(self, a: Aux, target: int | None = None) -> int | bool:
+        """The index of the variable standing for atom ``a`` (``target`` if given), its propagator posted."""
+        if a.kind == "reif":
+            return self.reified(a.args[0], target)
+        exponent = a.args[1] if a.kind == "pow" else None
+        xs = [self.as_index(x, a) for x in (a.args[:1] if a.kind == "pow" else a.args)]
+        if any(x is False for x in xs):
+            return False
+        D, off = self.store.D, self.store.model.off
+        found = function_range(a.kind, [(low(D[x], off[x]), high(D[x], off[x])) for x in xs], exponent)
+        if found is None:
+            return False
+        lo, hi = found
+        if target is None:
+            z = self.hidden(lo, hi, a)
+        else:
+            z = target
+            if not self.set(z, keep_ge(keep_le(D[z], off[z], hi), off[z], lo)):
+                return False
+        p = Times(xs[0], xs[1], z, source=a) if a.kind == "times" else Function(a.kind, tuple(xs), z, exponent, a)
+        return z if self.attach(p) else False
+
+    def reified(self, rel: Relation, target: int | None = None) -> int | bool:
+        """The index of a 0/1 variable that is 1 exactly when ``rel`` holds."""
+        negate, extra, op = _NORMAL[rel.op]
+        flat = self.flatten(rel.lhs - rel.rhs)
+        if flat is False:
+            return False
+        items, k = flat
+        if negate:
+            items, k = {i: -a for i, a in items.items()}, -k
+        k += extra
+        D, off = self.store.D, self.store.model.off
+        if target is None:
+            b = self.hidden(0, 1, rel)
+        else:
+            b = target
+            if not self.set(b, keep_ge(keep_le(D[b], off[b], 1), off[b], 0)):
+                return False
+        if not items:
+            truth = {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]
+            return b if self.unary(b, 1, -int(truth), "==") else False
+        return b if self.attach(Reified(tuple(items.items()), k, op, b, rel)) else False
+
+    def post_flat(self, items: dict, k: int, op: str, source) -> bool:
+        """Post ``sum(a * x_i) + k  op  0`` over FD variable indices."""
+        items = {i: a for i, a in items.items() if a}
+        if not items:
+            return {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]
+        if len(items) == 1:
+            ((i, a),) = items.items()
+            return self.unary(i, a, k, op)
+        pairs = list(items.items())
+        if len(pairs) == 2 and sorted(a for _, a in pairs) == [-1, 1]:
+            (x, _), (y, _) = sorted(pairs, key=lambda t: -t[1])
+            return self.binary(x, y, -k, op, source)  # x op y + (-k)
+        return self.attach(Linear(tuple(pairs), k, op, source))
 
     def unary(self, i: int, a: int, k: int, op: str) -> bool:
         """Post ``a * x_i + k  op  0``."""
@@ -399,26 +529,6 @@ class Posting:
         self.store.record(("prop", p))
         self.queue.update(p.vars)
         return p.start(self.store.D, self.store.model.off, self.queue)
-
-    def post_times(self, c: Relation) -> bool:
-        x, y = walk(c.lhs.x, self.s), walk(c.lhs.y, self.s)
-        for a, b in ((x, y), (y, x)):
-            if is_int(a):
-                return self.post_linear(lin(b) * a - c.rhs, "==", c)
-        z = c.rhs.single_var()
-        z = walk(z, self.s) if z is not None else c.rhs.const
-        idx = []
-        for w in (x, y, z):
-            if isvar(w):
-                i = self.store.index_of(w)
-                if i is None:
-                    return self.wait(w, c)
-                idx.append(i)
-            elif not is_int(w):
-                return False
-        if is_int(z):
-            idx.append(self.anchor(z))
-        return self.attach(Times(*idx, source=c))
 
     def anchor(self, value: int) -> int:
         """A fresh FD variable fixed to ``value``, so a constant can stand as a variable."""

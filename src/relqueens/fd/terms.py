@@ -11,6 +11,14 @@ which is itself a goal. So the seed's ``(fd/eq (!= cj (+ ci d)))`` is
 >>> 2 * x - y <= 3
 2*~x - ~y <= 3
 
+Non-linear parts — ``abs(x)``, ``x % 3``, ``x // y``, ``x ** 2``, ``x * y``,
+``fd.min_``/``fd.max_`` and relations used as 0/1 terms (``b == (x < y)``) —
+are :class:`Aux` atoms inside a linear expression; posting gives each one a
+hidden variable and the propagator that defines it.
+
+>>> abs(x - y) + x * y >= 2
+abs(~x - ~y) + ~x*~y >= 2
+
 A bare variable compared for (in)equality with another variable or an
 integer is a Python comparison of objects (``x != y`` is ``True``, ``x == 5``
 is ``False``), so write ``fd.ne(x, y)`` / ``fd.eq(x, 5)`` (or unify with
@@ -33,15 +41,77 @@ OPS = ("==", "!=", "<", "<=", ">", ">=")
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-class LVar(Var):
+class Arith:
+    """The arithmetic and order operators shared by variables, expressions and relations (as 0/1)."""
+
+    __slots__ = ()
+
+    def __add__(self, other: object) -> Lin:
+        return lin(self) + other
+
+    __radd__ = __add__
+
+    def __sub__(self, other: object) -> Lin:
+        return lin(self) - lin(other)
+
+    def __rsub__(self, other: object) -> Lin:
+        return lin(other) - lin(self)
+
+    def __mul__(self, other: object) -> Lin:
+        return lin(self) * other
+
+    __rmul__ = __mul__
+
+    def __neg__(self) -> Lin:
+        return -lin(self)
+
+    def __pos__(self) -> Lin:
+        return lin(self)
+
+    def __abs__(self) -> Lin:
+        return aux("abs", self)
+
+    def __mod__(self, other: object) -> Lin:
+        return aux("mod", self, other)
+
+    def __rmod__(self, other: object) -> Lin:
+        return aux("mod", other, self)
+
+    def __floordiv__(self, other: object) -> Lin:
+        return aux("div", self, other)
+
+    def __rfloordiv__(self, other: object) -> Lin:
+        return aux("div", other, self)
+
+    def __pow__(self, exponent: object) -> Lin:
+        if isinstance(exponent, bool) or not isinstance(exponent, int):
+            raise TypeError(f"an FD power takes a constant integer exponent, got {exponent!r}")
+        if exponent < 0:
+            raise ValueError(f"an FD power takes an exponent >= 0, got {exponent}")
+        return aux("pow", self, exponent)
+
+    def __lt__(self, other: object) -> Relation:
+        return Relation("<", self, other)
+
+    def __le__(self, other: object) -> Relation:
+        return Relation("<=", self, other)
+
+    def __gt__(self, other: object) -> Relation:
+        return Relation(">", self, other)
+
+    def __ge__(self, other: object) -> Relation:
+        return Relation(">=", self, other)
+
+
+class LVar(Arith, Var):
     """A kanren logic variable that also forms arithmetic expressions.
 
     It is a kanren variable in every respect: it unifies like any
     ``unification.Var``, and hashes and compares equal to kanren's variables
     of the same name (``Var`` and the ``ConstrainedVar`` kanren's goals
     reify to), so bindings and constraints filed under one are found under
-    the other. ``+``, ``-``, ``*`` and the order comparisons build FD
-    expressions and relations.
+    the other. ``+``, ``-``, ``*``, ``//``, ``%``, ``**``, ``abs`` and the
+    order comparisons build FD expressions and relations.
 
     >>> from kanren.constraints import ConstrainedVar
     >>> from relqueens.logic import State
@@ -62,40 +132,6 @@ class LVar(Var):
             obj.token = token
             Var._refs[token] = obj
         return obj
-
-    def __add__(self, other: object) -> Lin:
-        return lin(self) + other
-
-    __radd__ = __add__
-
-    def __sub__(self, other: object) -> Lin:
-        return lin(self) - other
-
-    def __rsub__(self, other: object) -> Lin:
-        return lin(other) - lin(self)
-
-    def __mul__(self, other: object) -> Lin | Product:
-        return lin(self) * other
-
-    __rmul__ = __mul__
-
-    def __neg__(self) -> Lin:
-        return -lin(self)
-
-    def __pos__(self) -> Lin:
-        return lin(self)
-
-    def __lt__(self, other: object) -> Relation:
-        return Relation("<", lin(self), other)
-
-    def __le__(self, other: object) -> Relation:
-        return Relation("<=", lin(self), other)
-
-    def __gt__(self, other: object) -> Relation:
-        return Relation(">", lin(self), other)
-
-    def __ge__(self, other: object) -> Relation:
-        return Relation(">=", lin(self), other)
 
     def __eq__(self, other: object) -> bool:  # type: ignore[override]
         if isinstance(other, Var):
@@ -127,8 +163,79 @@ def vars(n: int, prefix: str = "") -> list[LVar]:
     return [LVar(prefix=prefix) for _ in range(n)]
 
 
-class Lin:
-    """A linear expression ``sum(coef * var) + const`` over logic variables.
+AUX_KINDS = ("abs", "min", "max", "mod", "div", "pow", "times", "reif")
+
+
+class Aux:
+    """A non-linear part of an expression: ``kind`` applied to ``args`` (expressions or ints).
+
+    ``reif`` holds a relation, standing for 1 when it holds and 0 when not.
+    Each one is its own atom (hashed by identity).
+    """
+
+    __slots__ = ("args", "kind")
+
+    def __init__(self, kind: str, args: tuple) -> None:
+        self.kind, self.args = kind, args
+
+    def __repr__(self) -> str:
+        a = self.args
+        if self.kind in ("abs", "min", "max"):
+            return f"{self.kind}({', '.join(map(repr, a))})"
+        if self.kind == "reif":
+            return f"({a[0]!r})"
+        op = {"mod": "%", "div": "//", "pow": "**", "times": "*"}[self.kind]
+        return op.join(_operand(x) for x in a)
+
+
+def _operand(x: object) -> str:
+    if isinstance(x, Lin) and (len(x.terms) + bool(x.const) > 1 or any(c != 1 for c in x.terms.values())):
+        return f"({x!r})"
+    return repr(x)
+
+
+def _fold(kind: str, values: list[int]) -> int:
+    """The value of ``kind`` on constants."""
+    a = values[0]
+    if kind == "abs":
+        return abs(a)
+    b = values[1]
+    if kind in ("mod", "div") and b == 0:
+        raise ZeroDivisionError(f"an FD expression divides by the constant 0 ({'%' if kind == 'mod' else '//'})")
+    return {
+        "min": min,
+        "max": max,
+        "mod": lambda p, q: p % q,
+        "div": lambda p, q: p // q,
+        "pow": pow,
+        "times": lambda p, q: p * q,
+    }[kind](a, b)
+
+
+def aux(kind: str, *args: object) -> Lin:
+    """The expression ``kind(*args)``: an :class:`Aux` atom, or its value when the arguments are constants.
+
+    >>> aux("abs", -3), aux("mod", var("x"), 3)
+    (3, ~x%3)
+    """
+    if kind == "reif":
+        return Lin({Aux(kind, args): 1})
+    if kind == "pow":
+        base, exponent = lin(args[0]), args[1]
+        operands: tuple = (base, exponent)
+        constants = [base.const, exponent] if not base.terms else None
+    else:
+        operands = tuple(lin(a) for a in args)
+        constants = [o.const for o in operands] if not any(o.terms for o in operands) else None
+    if constants is not None:
+        return Lin({}, _fold(kind, constants))
+    if kind in ("mod", "div") and not operands[1].terms and operands[1].const == 0:
+        raise ZeroDivisionError(f"an FD expression divides by the constant 0: {operands[0]} {kind} 0")
+    return Lin({Aux(kind, operands): 1})
+
+
+class Lin(Arith):
+    """A linear expression ``sum(coef * atom) + const``; atoms are logic variables or :class:`Aux` parts.
 
     >>> lin(var("a")) * 3 + 1
     3*~a + 1
@@ -165,18 +272,13 @@ class Lin:
     def __rsub__(self, other: object) -> Lin:
         return lin(other) - self
 
-    def __mul__(self, other: object) -> Lin | Product:
+    def __mul__(self, other: object) -> Lin:
         o = lin(other)
         if not o.terms:
             return Lin({v: c * o.const for v, c in self.terms.items()}, self.const * o.const)
         if not self.terms:
             return o * self.const
-        if self.single_var() is not None and o.single_var() is not None:
-            return Product(self.single_var(), o.single_var())
-        raise TypeError(
-            f"unsupported expression ({self}) * ({o}): relqueens multiplies a variable by a "
-            "constant, or two bare variables (x * y)"
-        )
+        return aux("times", self, o)
 
     __rmul__ = __mul__
 
@@ -184,15 +286,15 @@ class Lin:
         """The variable if this expression is just ``x``, else ``None``."""
         if self.const == 0 and len(self.terms) == 1:
             ((v, c),) = self.terms.items()
-            if c == 1:
+            if c == 1 and isvar(v):
                 return v
         return None
 
     def offset_var(self) -> tuple[Var, int] | None:
-        """``(x, c)`` if this expression is ``x + c``, else ``None``."""
+        """``(x, c)`` if this expression is ``x + c`` for a variable ``x``, else ``None``."""
         if len(self.terms) == 1:
             ((v, c),) = self.terms.items()
-            if c == 1:
+            if c == 1 and isvar(v):
                 return v, self.const
         return None
 
@@ -208,20 +310,13 @@ class Lin:
         text = ("-" if first_sign == "-" else "") + first
         return text + "".join(f" {s} {p}" for s, p in parts[1:])
 
-    def _rel(op: str):
-        def compare(self: Lin, other: object) -> Relation:
-            return Relation(op, self, other)
+    def __eq__(self, other: object) -> Relation:  # type: ignore[override]
+        return Relation("==", self, other)
 
-        return compare
+    def __ne__(self, other: object) -> Relation:  # type: ignore[override]
+        return Relation("!=", self, other)
 
-    __eq__ = _rel("==")  # type: ignore[assignment]
-    __ne__ = _rel("!=")  # type: ignore[assignment]
-    __lt__ = _rel("<")
-    __le__ = _rel("<=")
-    __gt__ = _rel(">")
-    __ge__ = _rel(">=")
     __hash__ = None  # type: ignore[assignment]
-    del _rel
 
     def __bool__(self) -> bool:
         raise TypeError(f"the expression {self} has no truth value")
@@ -231,36 +326,8 @@ class Lin:
         return Relation("!=", self, other)
 
 
-class Product:
-    """The product ``x * y`` of two variables; only ``x * y == z`` is supported.
-
-    >>> a, b, c = vars(3)
-    >>> (a * b == c).kind
-    'times'
-    """
-
-    __slots__ = ("x", "y")
-    term_error = Lin.term_error
-
-    def __init__(self, x: Var, y: Var) -> None:
-        self.x, self.y = x, y
-
-    def __repr__(self) -> str:
-        return f"{self.x}*{self.y}"
-
-    __eq__ = Lin.__eq__
-    __ne__ = Lin.__ne__
-    __lt__ = Lin.__lt__
-    __le__ = Lin.__le__
-    __gt__ = Lin.__gt__
-    __ge__ = Lin.__ge__
-    __hash__ = None  # type: ignore[assignment]
-    __bool__ = Lin.__bool__
-    disequality = Lin.disequality
-
-
 def lin(term: object) -> Lin:
-    """The linear expression for a variable, an integer or an expression.
+    """The linear expression for a variable, an integer, an expression or a relation (as 0/1).
 
     Use it to do arithmetic on plain ``kanren`` variables:
 
@@ -272,10 +339,8 @@ def lin(term: object) -> Lin:
         return term
     if isvar(term):
         return Lin({term: 1})
-    if isinstance(term, Product):
-        raise TypeError(f"unsupported expression: {term} can only stand alone, as in x * y == z")
     if isinstance(term, Relation):
-        raise TypeError(f"unsupported expression: a relation ({term}) inside arithmetic")
+        return aux("reif", term)
     if isinstance(term, bool) or not isinstance(term, int):
         raise TypeError(
             f"FD terms are logic variables, integers and their sums; got {term!r} "
@@ -284,16 +349,20 @@ def lin(term: object) -> Lin:
     return Lin({}, int(term))
 
 
-class Relation:
+class Relation(Arith):
     """A comparison between FD expressions; calling it posts it (it is a goal).
+
+    Inside arithmetic a relation is a 0/1 term, 1 when it holds: ``b == (x <
+    y)`` reifies it, ``(x < y) + (y < z) == 1`` counts, and ``&``, ``|``, ``~``
+    combine relations.
 
     >>> x = var("x")
     >>> r = x + 1 <= 5
-    >>> r.op, r.kind
-    ('<=', 'linear')
+    >>> r.op, r
+    ('<=', ~x + 1 <= 5)
     """
 
-    __slots__ = ("kind", "lhs", "op", "rhs")
+    __slots__ = ("lhs", "op", "rhs")
     search_kind = STEP
     term_error = "{} is a constraint (a goal), not a term"
     post_batch = None
@@ -302,44 +371,46 @@ class Relation:
     def __init__(self, op: str, lhs: object, rhs: object) -> None:
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}; use one of {', '.join(OPS)}")
-        if isinstance(lhs, Product) or isinstance(rhs, Product):
-            prod, other = (lhs, rhs) if isinstance(lhs, Product) else (rhs, lhs)
-            if op != "==" or isinstance(other, Product):
-                raise TypeError(
-                    f"unsupported expression: {lhs} {op} {rhs}; a product of variables "
-                    "is supported only as x * y == z"
-                )
-            other = lin(other)
-            if other.terms and other.single_var() is None:
-                raise TypeError(
-                    f"unsupported expression: {lhs} {op} {rhs}; write x * y == z with z "
-                    "a variable or an integer"
-                )
-            self.op, self.lhs, self.rhs, self.kind = op, prod, other, "times"
-            return
         lhs, rhs = lin(lhs), lin(rhs)
         if rhs.single_var() is not None and lhs.single_var() is None:
             # ``y != x + 2`` reaches us reflected, as ``(x + 2) != y``: read it as written.
             op, lhs, rhs = _FLIP[op], rhs, lhs
-        self.op, self.lhs, self.rhs, self.kind = op, lhs, rhs, "linear"
-
-    def variables(self) -> list[Var]:
-        """The logic variables the relation mentions, in order of appearance."""
-        if self.kind == "times":
-            found = [self.lhs.x, self.lhs.y, *self.rhs.terms]
-        else:
-            found = [*self.lhs.terms, *self.rhs.terms]
-        return list(dict.fromkeys(found))
+        self.op, self.lhs, self.rhs = op, lhs, rhs
 
     def __repr__(self) -> str:
         return f"{self.lhs} {self.op} {self.rhs}"
+
+    def __eq__(self, other: object) -> Relation:  # type: ignore[override]
+        return Relation("==", self, other)
+
+    def __ne__(self, other: object) -> Relation:  # type: ignore[override]
+        return Relation("!=", self, other)
+
+    __hash__ = object.__hash__
+
+    def __and__(self, other: object) -> Relation:
+        return Relation("==", lin(self) + lin(other), 2)
+
+    def __or__(self, other: object) -> Relation:
+        return Relation(">=", lin(self) + lin(other), 1)
+
+    def __invert__(self) -> Relation:
+        return Relation("==", self, 0)
+
+    __rand__ = __and__
+    __ror__ = __or__
 
     def __bool__(self) -> bool:
         raise TypeError(
             f"the constraint {self} has no truth value: use it as a goal, e.g. "
             "run_all(q, ..., constraint); chained comparisons such as 0 <= x < 8 are not "
-            "supported (use fd.in_(x, interval(0, 7)))"
+            "supported (use fd.in_(x, interval(0, 7))), and Python's min/max compare "
+            "(use fd.min_/fd.max_)"
         )
+
+    def disequality(self, other: object) -> Relation:
+        """``neq(self, other)``: the FD constraint ``self != other`` (as 0/1 terms)."""
+        return Relation("!=", self, other)
 
     def step(self, S) -> bool:
         """Post this relation on state ``S`` (the search's protocol)."""

@@ -1,0 +1,181 @@
+"""Non-linear arithmetic and reification: the propagators behind ``abs``, ``%``, ``//``, ``**``, min, max and 0/1 relations.
+
+``z == f(x)`` and ``z == f(x, y)`` are domain consistent while the argument
+domains are small (every pair of values is tried: at most
+:data:`Function.LIMIT` of them), and bounds consistent beyond; either way
+``z`` is fixed as soon as the arguments are. A reified relation ``b == (sum
+op 0)`` enforces the relation or its negation once ``b`` is fixed, and fixes
+``b`` once the bounds decide the relation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .propagators import Linear, Propagator, high, keep_ge, keep_le, low, narrow
+
+_FUNCTIONS: dict[str, Callable] = {
+    "abs": abs,
+    "min": min,
+    "max": max,
+    "mod": lambda p, q: p % q,
+    "div": lambda p, q: p // q,
+}
+
+
+def _values(d: int, o: int):
+    """The values of bitset ``d`` at offset ``o``, ascending, with their bits."""
+    while d:
+        bit = d & -d
+        d ^= bit
+        yield o + bit.bit_length() - 1, bit
+
+
+def function_range(kind: str, bounds: list[tuple[int, int]], exponent: int | None = None) -> tuple[int, int] | None:
+    """Bounds of ``kind`` over arguments within ``bounds`` (``None``: no value, e.g. only division by 0).
+
+    >>> function_range("abs", [(-3, 2)]), function_range("div", [(7, 9), (-2, 2)])
+    ((0, 3), (-9, 9))
+    """
+    (lx, hx) = bounds[0]
+    if kind == "abs":
+        if lx >= 0:
+            return lx, hx
+        if hx <= 0:
+            return -hx, -lx
+        return 0, max(-lx, hx)
+    if kind == "pow":
+        ends = [lx**exponent, hx**exponent]
+        if lx < 0 < hx and exponent:
+            ends.append(0)
+        return min(ends), max(ends)
+    ly, hy = bounds[1]
+    if kind == "min":
+        return min(lx, ly), min(hx, hy)
+    if kind == "max":
+        return max(lx, ly), max(hx, hy)
+    if kind == "times":
+        corners = (lx * ly, lx * hy, hx * ly, hx * hy)
+        return min(corners), max(corners)
+    divisors = [d for d in (ly, -1, 1, hy) if ly <= d <= hy and d]
+    if not divisors:
+        return None
+    if kind == "div":
+        quotients = [x // d for x in (lx, hx) for d in divisors]
+        return min(quotients), max(quotients)
+    lo = ly + 1 if ly < 0 else 0  # mod: the sign of the divisor, smaller than it in size
+    hi = hy - 1 if hy > 0 else 0
+    if ly > 0 and lx >= 0:
+        hi = min(hi, hx)
+    return lo, hi
+
+
+class Function(Propagator):
+    """``z == f(args)`` for ``f`` in abs, min, max, mod (``%``), div (``//``) and pow (``** exponent``)."""
+
+    __slots__ = ("args", "exponent", "fn", "kind", "z")
+    LIMIT = 1024
+    """Up to this many argument combinations, propagation is domain consistent."""
+
+    def __init__(self, kind: str, args: tuple[int, ...], z: int, exponent: int | None = None, source=None) -> None:
+        self.kind, self.args, self.z, self.exponent, self.source = kind, args, z, exponent, source
+        self.fn = (lambda v: v**exponent) if kind == "pow" else _FUNCTIONS[kind]
+        self.vars = (*args, z)
+
+    def propagate(self, D, off, queue, i):
+        args, z = self.args, self.z
+        size = 1
+        for a in args:
+            size *= D[a].bit_count()
+        if size > self.LIMIT:
+            return self._bounds(D, off, queue)
+        dz, oz, fn = D[z], off[z], self.fn
+        image = 0
+        if len(args) == 1:
+            (x,) = args
+            keep = 0
+            for v, bit in _values(D[x], off[x]):
+                pos = fn(v) - oz
+                if pos >= 0 and (dz >> pos) & 1:
+                    image |= 1 << pos
+                    keep |= bit
+            return narrow(D, queue, x, keep) and narrow(D, queue, z, image)
+        x, y = args
+        keep_x = keep_y = 0
+        divides = self.kind in ("mod", "div")
+        ys = list(_values(D[y], off[y]))
+        for vx, bx in _values(D[x], off[x]):
+            for vy, by in ys:
+                if divides and not vy:
+                    continue
+                pos = fn(vx, vy) - oz
+                if pos >= 0 and (dz >> pos) & 1:
+                    image |= 1 << pos
+                    keep_x |= bx
+                    keep_y |= by
+        return narrow(D, queue, x, keep_x) and narrow(D, queue, y, keep_y) and narrow(D, queue, z, image)
+
+    def _bounds(self, D, off, queue) -> bool:
+        args, z = self.args, self.z
+        bounds = [(low(D[a], off[a]), high(D[a], off[a])) for a in args]
+        found = function_range(self.kind, bounds, self.exponent)
+        if found is None:
+            return False
+        lo, hi = found
+        dz, oz = D[z], off[z]
+        if not narrow(D, queue, z, keep_ge(keep_le(dz, oz, hi), oz, lo)):
+            return False
+        zl, zh = low(D[z], oz), high(D[z], oz)
+        if self.kind == "abs":
+            (x,) = args
+            d, o = D[x], off[x]
+            d = keep_ge(keep_le(d, o, zh), o, -zh)
+            return narrow(D, queue, x, d)
+        if self.kind in ("min", "max"):
+            for a in args:
+                d, o = D[a], off[a]
+                d = keep_ge(d, o, zl) if self.kind == "min" else keep_le(d, o, zh)
+                if not narrow(D, queue, a, d):
+                    return False
+        return True
+
+
+class Reified(Propagator):
+    """``b == 1`` iff ``sum(a * x) + k  op  0`` (``op`` in ``==``, ``!=``, ``<=``), ``b`` in 0..1.
+
+    Once ``b`` is fixed, the relation (1) or its negation (0) is enforced as
+    :class:`~relqueens.fd.propagators.Linear` does; while ``b`` is open, the
+    bounds of the sum fix ``b`` as soon as they decide the relation.
+    """
+
+    __slots__ = ("b", "no", "op", "yes")
+
+    def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, b: int, source=None) -> None:
+        self.op, self.b, self.source = op, b, source
+        self.yes = Linear(terms, k, op)
+        if op == "<=":  # not (s <= 0)  is  -s + 1 <= 0
+            self.no = Linear(tuple((i, -a) for i, a in terms), 1 - k, "<=")
+        else:
+            self.no = Linear(terms, k, "!=" if op == "==" else "==")
+        self.vars = (*(i for i, _ in terms), b)
+
+    def propagate(self, D, off, queue, i):
+        db, b = D[self.b], self.b
+        if not db & (db - 1):
+            return (self.yes if off[b] + db.bit_length() - 1 else self.no).propagate(D, off, queue, i)
+        least = most = self.yes.k
+        for j, a in self.yes.terms:
+            lo, hi = low(D[j], off[j]), high(D[j], off[j])
+            least += a * (lo if a > 0 else hi)
+            most += a * (hi if a > 0 else lo)
+        op = self.op
+        if op == "<=":
+            holds, fails = most <= 0, least > 0
+        else:
+            holds, fails = least == most == 0, least > 0 or most < 0
+            if op == "!=":
+                holds, fails = fails, holds
+        if holds or fails:
+            pos = int(holds) - off[b]
+            return narrow(D, queue, b, db & (1 << pos)) if pos >= 0 else False
+        return True
