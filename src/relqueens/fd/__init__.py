@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from .domain import Domain, domain, domain_of, interval
 from .errors import DomainError
+from .globals import AllDistinct, Circuit, Element, GlobalCardinality, TuplesIn
 from .labeling import label
 from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, post_goal
 from .terms import OPS, Lin, Relation, aux, isvar, lin
@@ -28,6 +29,11 @@ __all__ = [
     "Node",
     "Relation",
     "SearchTrace",
+    "all_distinct",
+    "circuit",
+    "element",
+    "global_cardinality",
+    "tuples_in",
     "distinct",
     "domain",
     "any_",
@@ -422,3 +428,101 @@ def scalar_product(coeffs: Iterable[int], terms: Iterable, op: str, value: objec
     ((0, 4), (3, 2))
     """
     return Relation(_op(op, "scalar_product"), dot(coeffs, terms), value)
+
+
+def _terms(terms: Iterable, where: str) -> tuple:
+    if isinstance(terms, (Lin, Relation)) or isvar(terms) or isinstance(terms, (str, bytes)):
+        raise TypeError(f"{where} takes a list of variables or integers, got {terms!r}")
+    out = tuple(terms)
+    for t in out:
+        _check_term(t, where)
+    return out
+
+
+def all_distinct(terms: Iterable) -> AllDistinct:
+    """All terms differ, with full (domain-consistent) pruning: Régin's matching (SWI's ``all_distinct``).
+
+    ``fd.distinct`` is the cheap one (removes fixed values only); this one
+    also sees that ``a, b in 1..2`` leave ``c in 1..3`` only 3.
+
+    >>> from relqueens import run, vars, fd
+    >>> a, b, c = vars(3)
+    >>> r, = run(0, c, fd.in_(a, b, fd.interval(1, 2)), fd.in_(c, fd.interval(1, 3)), fd.all_distinct([a, b, c]), residual=True)
+    >>> r.term
+    3
+    """
+    return AllDistinct(_terms(terms, "all_distinct"))
+
+
+def element(index: object, terms: Iterable, value: object) -> Element:
+    """``terms[index] == value``, 0-based; ``terms`` may hold variables (SWI's ``element/3``, 1-based there).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> i, v = vars(2)
+    >>> run_all((i, v), fd.element(i, [5, 7, 5], v), v > 5)
+    ((1, 7),)
+    """
+    terms = _terms(terms, "element")
+    if not terms:
+        raise ValueError("element needs a non-empty list of terms to index")
+    _check_term(index, "element")
+    _check_term(value, "element")
+    return Element(index, terms, value)
+
+
+def global_cardinality(terms: Iterable, counts: dict) -> GlobalCardinality:
+    """Each value in ``counts`` occurs that many times among ``terms`` (a count may be a variable); no other value occurs.
+
+    >>> from relqueens import run_all, vars, fd
+    >>> xs = vars(3)
+    >>> len(run_all(xs, fd.global_cardinality(xs, {0: 1, 1: 2})))
+    3
+    """
+    terms = _terms(terms, "global_cardinality")
+    if not isinstance(counts, dict) or not counts:
+        raise TypeError(f"global_cardinality takes a dict {{value: count}}, got {counts!r}")
+    for value, c in counts.items():
+        _check_term(value, "global_cardinality (a value)")
+        if isvar(value):
+            raise TypeError(f"global_cardinality's values are integers, got the variable {value}")
+        _check_term(c, "global_cardinality (a count)")
+    return GlobalCardinality(terms, tuple(counts.items()))
+
+
+def tuples_in(tuples: Iterable[Iterable], table: Iterable[Iterable[int]]) -> TuplesIn:
+    """Each tuple of terms equals one row of ``table`` (SWI's ``tuples_in/2``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x, y = vars(2)
+    >>> run_all((x, y), fd.tuples_in([(x, y)], [(1, 2), (2, 3), (3, 1)]), x > 1)
+    ((2, 3), (3, 1))
+    """
+    rows = tuple(tuple(row) for row in table)
+    if not rows:
+        raise ValueError("tuples_in needs a table with at least one row")
+    width = len(rows[0])
+    for row in rows:
+        if len(row) != width:
+            raise ValueError(f"tuples_in's table has rows of mixed length ({width} and {len(row)})")
+        for value in row:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"tuples_in's table holds integers, got {value!r}")
+    groups = tuple(_terms(t, "tuples_in") for t in tuples)
+    for t in groups:
+        if len(t) != width:
+            raise ValueError(f"tuples_in: a tuple of {len(t)} terms against rows of {width}")
+    return TuplesIn(groups, rows)
+
+
+def circuit(succ: Iterable) -> Circuit:
+    """``succ[i]`` is the node after node ``i`` (0-based) on one cycle through all nodes (SWI's ``circuit/1``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> s = vars(3)
+    >>> run_all(s, fd.circuit(s))
+    ([1, 2, 0], [2, 0, 1])
+    """
+    succ = _terms(succ, "circuit")
+    if not succ:
+        raise ValueError("circuit needs at least one node")
+    return Circuit(succ)

@@ -197,11 +197,7 @@ class Posting:
             self.queue.add(store.register(v, dom.bits, dom.lo))
             self.wake(v)
             return True
-        o, d = store.model.off[i], store.D[i]
-        if dom.lo - o >= d.bit_length():
-            return False  # disjoint (and no huge shift for a far-away domain)
-        bits = dom.bits << (dom.lo - o) if dom.lo >= o else dom.bits >> (o - dom.lo)
-        return self.set(i, d & bits)
+        return self.within(i, dom)
 
     def set(self, i: int, d: int) -> bool:
         """Narrow ``D[i]`` to ``d``."""
@@ -260,6 +256,9 @@ class Posting:
     # -- constraints ----------------------------------------------------------
     def post(self, c) -> bool:
         """Post one constraint record; ``False`` if it fails at once."""
+        post_on = getattr(c, "post_on", None)
+        if post_on is not None:
+            return post_on(self)
         if type(c) is InDomain:
             return self.post_in(c)
         if type(c) is Distinct:
@@ -530,6 +529,45 @@ class Posting:
         self.queue.update(p.vars)
         return p.start(self.store.D, self.store.model.off, self.queue)
 
+    def indices(self, terms, c, implied: Domain | None = None) -> list[int] | bool | None:
+        """The FD indices of ``terms`` (integers get fixed stand-ins).
+
+        A variable with no domain gets ``implied`` (the values the constraint
+        allows); without one, ``None`` is returned and ``c`` waits for the
+        variable's domain. ``False`` if a term is bound to something that is
+        not an integer.
+        """
+        out = []
+        for t in terms:
+            w = walk(t, self.s)
+            if is_int(w):
+                out.append(self.anchor(w))
+            elif isvar(w):
+                i = self.store.index_of(w)
+                if i is None:
+                    if implied is None:
+                        self.wait(w, c)
+                        return None
+                    self.restrict(w, implied)
+                    i = self.store.index_of(w)
+                out.append(i)
+            else:
+                return False
+        return out
+
+    def within(self, i: int, dom: Domain) -> bool:
+        """Narrow FD variable ``i`` to the values of ``dom``."""
+        o, d = self.store.model.off[i], self.store.D[i]
+        if dom.lo - o >= d.bit_length():
+            return False  # disjoint (and no huge shift for a far-away domain)
+        bits = dom.bits << (dom.lo - o) if dom.lo >= o else dom.bits >> (o - dom.lo)
+        return self.set(i, d & bits)
+
+    def group(self, xs: list[int], c) -> None:
+        """Record ``xs`` as a ``distinct`` group (value elimination)."""
+        self.store.record(("distinct", tuple((i, 0) for i in xs), c))
+        self.queue.update(xs)
+
     def anchor(self, value: int) -> int:
         """A fresh FD variable fixed to ``value``, so a constant can stand as a variable."""
         i = self.store.register(var(prefix="const"), 1, value, private=True)
@@ -585,12 +623,10 @@ class Posting:
                 side.append(self.anchor(w))
             else:
                 return None
-        members = tuple((i, 0) for i in side)
-        if len(set(members)) < n:
+        if len(set(side)) < n:
             return None
         if n > 1:
-            self.store.record(("distinct", members, c))
-            self.queue.update(side)
+            self.group(side, c)
         return tuple(side)
 
     def post_perm_leader(self, c: PermLeader) -> bool:

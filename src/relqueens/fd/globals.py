@@ -1,0 +1,431 @@
+"""Global constraints: ``all_distinct``, ``element``, ``global_cardinality``, ``tuples_in``, ``circuit``.
+
+Each is a constraint record (a goal) and a propagator; the consistency
+each one reaches is in its docstring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .domain import domain_of, interval
+from .post import Constraint, Posting
+from .propagators import Propagator, keep_ge, keep_le, narrow
+
+
+def _values(d: int, o: int):
+    """The values of bitset ``d`` at offset ``o``, ascending."""
+    while d:
+        bit = d & -d
+        d ^= bit
+        yield o + bit.bit_length() - 1
+
+
+def _has(d: int, o: int, value: int) -> bool:
+    pos = value - o
+    return pos >= 0 and (d >> pos) & 1 == 1
+
+
+def _rebase(d: int, o_from: int, o_to: int) -> int:
+    """Bitset ``d`` at offset ``o_from`` as a bitset at offset ``o_to`` (values below ``o_to`` dropped)."""
+    s = o_from - o_to
+    return d << s if s >= 0 else d >> -s
+
+
+class AllDistinctProp(Propagator):
+    """All different, domain consistent (Régin): a value no maximum matching gives a variable is removed.
+
+    A maximum matching of variables to values is found by augmenting paths;
+    then an edge ``x = v`` outside the matching survives only if it lies on
+    an alternating cycle (``x`` and ``v`` in one strongly connected
+    component) or on an alternating path from a free value.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, xs: tuple[int, ...], source=None) -> None:
+        self.vars, self.source = xs, source
+
+    def propagate(self, D, off, queue, i):
+        xs = self.vars
+        doms = [list(_values(D[x], off[x])) for x in xs]
+        match = _matching(doms)
+        if match is None:
+            return False
+        keep = _vital(doms, match)
+        for k, x in enumerate(xs):
+            d = 0
+            o = off[x]
+            for v in keep[k]:
+                d |= 1 << (v - o)
+            if not narrow(D, queue, x, d):
+                return False
+        return True
+
+
+def _matching(doms: list[list[int]]) -> list[int] | None:
+    """A value for each variable, all different (``None`` if there is none): augmenting paths."""
+    owner: dict[int, int] = {}
+    match = [None] * len(doms)
+    for k in sorted(range(len(doms)), key=lambda k: len(doms[k])):
+        seen: set[int] = set()
+        stack = [(k, iter(doms[k]))]
+        path: list[tuple[int, int]] = []
+        found = False
+        while stack and not found:
+            x, values = stack[-1]
+            for v in values:
+                if v in seen:
+                    continue
+                seen.add(v)
+                path.append((x, v))
+                y = owner.get(v)
+                if y is None:
+                    found = True
+                else:
+                    stack.append((y, iter(doms[y])))
+                break
+            else:
+                stack.pop()
+                if path:
+                    path.pop()
+        if not found:
+            return None
+        for x, v in path:
+            owner[v] = x
+            match[x] = v
+    return match  # type: ignore[return-value]
+
+
+def _vital(doms: list[list[int]], match: list[int]) -> list[list[int]]:
+    """For each variable, the values some maximum matching gives it."""
+    n = len(doms)
+    owner = {v: k for k, v in enumerate(match)}
+    # nodes: variables 0..n-1, values n.. ; edges: var -> matched value, value -> other vars that may take it
+    ids = {v: n + j for j, v in enumerate(sorted({v for d in doms for v in d}))}
+    succ: list[list[int]] = [[] for _ in range(n + len(ids))]
+    for k, d in enumerate(doms):
+        succ[k].append(ids[match[k]])
+        for v in d:
+            if v != match[k]:
+                succ[ids[v]].append(k)
+    free = [ids[v] for v in ids if v not in owner]
+    reached = set(free)
+    stack = list(free)
+    while stack:
+        for w in succ[stack.pop()]:
+            if w not in reached:
+                reached.add(w)
+                stack.append(w)
+    comp = _components(succ)
+    return [
+        [v for v in d if v == match[k] or ids[v] in reached or comp[ids[v]] == comp[k]]
+        for k, d in enumerate(doms)
+    ]
+
+
+def _components(succ: list[list[int]]) -> list[int]:
+    """Strongly connected components (Tarjan's, without recursion): a component number per node."""
+    n = len(succ)
+    index = [-1] * n
+    low = [0] * n
+    comp = [-1] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    counter = ncomp = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, k = work.pop()
+            if k == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on_stack[v] = True
+            recurse = False
+            edges = succ[v]
+            while k < len(edges):
+                w = edges[k]
+                k += 1
+                if index[w] < 0:
+                    work.append((v, k))
+                    work.append((w, 0))
+                    recurse = True
+                    break
+                if on_stack[w]:
+                    low[v] = min(low[v], index[w])
+            if recurse:
+                continue
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    comp[w] = ncomp
+                    if w == v:
+                        break
+                ncomp += 1
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return comp
+
+
+class ElementProp(Propagator):
+    """``xs[i] == v`` (0-based): domain consistent on ``i`` and ``v``; on ``xs[i]`` once ``i`` is fixed."""
+
+    __slots__ = ("i", "v", "xs")
+
+    def __init__(self, i: int, xs: tuple[int, ...], v: int, source=None) -> None:
+        self.i, self.xs, self.v, self.source = i, xs, v, source
+        self.vars = (i, v, *xs)
+
+    def propagate(self, D, off, queue, _):
+        i, v, xs = self.i, self.v, self.xs
+        oi, ov = off[i], off[v]
+        dv = D[v]
+        keep_i = union = 0
+        for k in _values(D[i], oi):
+            common = dv & _rebase(D[xs[k]], off[xs[k]], ov)
+            if common:
+                keep_i |= 1 << (k - oi)
+                union |= common
+        if not narrow(D, queue, i, keep_i) or not narrow(D, queue, v, union):
+            return False
+        di = D[i]
+        if di & (di - 1):
+            return True
+        x = xs[oi + di.bit_length() - 1]
+        return narrow(D, queue, x, D[x] & _rebase(D[v], ov, off[x]))
+
+
+class CardinalityProp(Propagator):
+    """Each value occurs among ``xs`` as often as its count says.
+
+    The count of a value lies between the variables fixed to it and those
+    that may take it; a count met removes the value from the others, a count
+    that needs every candidate fixes them to it (bounds on the counts, not a
+    flow: weaker than SWI's ``global_cardinality``, and exact once fixed).
+    """
+
+    __slots__ = ("counts", "xs")
+
+    def __init__(self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source=None) -> None:
+        self.xs, self.counts, self.source = xs, counts, source
+        self.vars = xs + tuple(c for _, c in counts)
+
+    def propagate(self, D, off, queue, _):
+        xs = self.xs
+        for value, c in self.counts:
+            fixed = may = 0
+            for x in xs:
+                d = D[x]
+                if _has(d, off[x], value):
+                    may += 1
+                    fixed += not d & (d - 1)
+            dc, oc = D[c], off[c]
+            dc = keep_le(keep_ge(dc, oc, fixed), oc, may)
+            if not narrow(D, queue, c, dc):
+                return False
+            lo_c, hi_c = oc + (dc & -dc).bit_length() - 1, oc + dc.bit_length() - 1
+            if hi_c == fixed or lo_c == may:
+                for x in xs:
+                    d, o = D[x], off[x]
+                    if d & (d - 1) and _has(d, o, value):
+                        nd = d & ~(1 << (value - o)) if hi_c == fixed else 1 << (value - o)
+                        if not narrow(D, queue, x, nd):
+                            return False
+        return True
+
+
+class TableProp(Propagator):
+    """``xs`` is one of the rows of ``table``: domain consistent (rows that lost a value are ignored)."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, xs: tuple[int, ...], table: tuple[tuple[int, ...], ...], source=None) -> None:
+        self.vars, self.table, self.source = xs, table, source
+
+    def propagate(self, D, off, queue, _):
+        xs = self.vars
+        doms = [(D[x], off[x]) for x in xs]
+        support = [0] * len(xs)
+        for row in self.table:
+            if all(_has(d, o, value) for (d, o), value in zip(doms, row)):
+                for k, value in enumerate(row):
+                    support[k] |= 1 << (value - doms[k][1])
+        return all(narrow(D, queue, x, support[k]) for k, x in enumerate(xs))
+
+
+class CircuitProp(Propagator):
+    """``succ`` (0-based successors) is one cycle through every node.
+
+    Together with ``distinct`` over ``succ`` (posted with it): no node is its
+    own successor, and a chain of fixed successors shorter than ``n`` may not
+    close on itself (its end may not point back to its start).
+    """
+
+    __slots__ = ()
+    on_fix = True
+
+    def __init__(self, succ: tuple[int, ...], source=None) -> None:
+        self.vars, self.source = succ, source
+
+    def propagate(self, D, off, queue, _):
+        succ = self.vars
+        n = len(succ)
+        nxt = [off[x] + D[x].bit_length() - 1 if not D[x] & (D[x] - 1) else -1 for x in succ]
+        has_pred = [False] * n
+        for v in nxt:
+            if v >= 0:
+                has_pred[v] = True
+        for start in range(n):
+            if has_pred[start] or nxt[start] < 0:
+                continue
+            end, length = start, 0
+            while nxt[end] >= 0:
+                end = nxt[end]
+                length += 1
+                if length > n:
+                    return False
+            if length < n - 1:
+                x = succ[end]
+                if _has(D[x], off[x], start) and not narrow(D, queue, x, D[x] & ~(1 << (start - off[x]))):
+                    return False
+        seen = [False] * n  # a cycle among the fixed successors must cover every node
+        for start in range(n):
+            if seen[start] or nxt[start] < 0 or not has_pred[start]:
+                continue
+            node, length = start, 0
+            while node >= 0 and not seen[node]:
+                seen[node] = True
+                node = nxt[node]
+                length += 1
+            if node == start and length < n:
+                return False
+        return True
+
+
+# -- the constraint records ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class AllDistinct(Constraint):
+    """The terms all take different values, domain consistent (see :class:`AllDistinctProp`)."""
+
+    terms: tuple
+    name = "all_distinct"
+
+    def post_on(self, posting: Posting) -> bool:
+        xs = posting.indices(self.terms, self)
+        if xs is None or xs is False:
+            return xs is None
+        if len(set(xs)) < len(xs):
+            return False
+        if len(xs) > 1:
+            posting.group(xs, self)
+            return posting.attach(AllDistinctProp(tuple(xs), self))
+        return True
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Element(Constraint):
+    """``xs[index] == value`` (0-based)."""
+
+    index: object
+    xs: tuple
+    value: object
+    name = "element"
+
+    def post_on(self, posting: Posting) -> bool:
+        xs = posting.indices(self.xs, self)
+        if xs is None or xs is False:
+            return xs is None
+        D, off = posting.store.D, posting.store.model.off
+        values = domain_of(v for x in xs for v in _values(D[x], off[x]))
+        found = posting.indices((self.index,), self, interval(0, len(xs) - 1))
+        if found is None or found is False:
+            return found is None
+        (i,) = found
+        found = posting.indices((self.value,), self, values)
+        if found is None or found is False:
+            return found is None
+        (v,) = found
+        if not posting.within(i, interval(0, len(xs) - 1)):
+            return False
+        return posting.attach(ElementProp(i, tuple(xs), v, self))
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class GlobalCardinality(Constraint):
+    """Each value of ``counts`` occurs among ``xs`` that many times; no other value occurs."""
+
+    xs: tuple
+    counts: tuple
+    name = "global_cardinality"
+
+    def post_on(self, posting: Posting) -> bool:
+        values = [v for v, _ in self.counts]
+        allowed, n = domain_of(values), len(self.xs)
+        xs = posting.indices(self.xs, self, allowed)
+        if xs is None or xs is False:
+            return xs is None
+        cs = posting.indices([c for _, c in self.counts], self, interval(0, n))
+        if cs is None or cs is False:
+            return cs is None
+        if not all(posting.within(x, allowed) for x in xs):
+            return False
+        if not all(posting.within(c, interval(0, n)) for c in cs):
+            return False
+        total = {}
+        for c in cs:
+            total[c] = total.get(c, 0) + 1
+        if not posting.post_flat(total, -len(xs), "==", self):
+            return False
+        return posting.attach(CardinalityProp(tuple(xs), tuple(zip(values, cs)), self))
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class TuplesIn(Constraint):
+    """Each tuple of terms is a row of ``table``."""
+
+    tuples: tuple
+    table: tuple
+    name = "tuples_in"
+
+    def post_on(self, posting: Posting) -> bool:
+        columns = [domain_of(col) for col in zip(*self.table)]
+        for terms in self.tuples:
+            xs = [posting.indices((t,), self, col) for t, col in zip(terms, columns)]
+            if any(x is None or x is False for x in xs):
+                return all(x is not False for x in xs)
+            xs = [x[0] for x in xs]
+            if not all(posting.within(x, col) for x, col in zip(xs, columns)):
+                return False
+            if not posting.attach(TableProp(tuple(xs), self.table, self)):
+                return False
+        return True
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Circuit(Constraint):
+    """``succ[i]`` is the node after ``i`` (0-based) on one cycle through all nodes."""
+
+    succ: tuple
+    name = "circuit"
+
+    def post_on(self, posting: Posting) -> bool:
+        n = len(self.succ)
+        xs = posting.indices(self.succ, self, interval(0, n - 1))
+        if xs is None or xs is False:
+            return xs is None
+        if not all(posting.within(x, interval(0, n - 1)) for x in xs):
+            return False
+        if n == 1:
+            return True
+        for k, x in enumerate(xs):  # no node is its own successor
+            if not posting.unary(x, 1, -k, "!="):
+                return False
+        posting.group(xs, self)
+        return posting.attach(AllDistinctProp(tuple(xs), self)) and posting.attach(CircuitProp(tuple(xs), self))
