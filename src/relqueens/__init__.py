@@ -12,7 +12,7 @@ logic variables that do arithmetic, the FD layer (``fd``) and ``run``.
 from . import fd
 from .check import check
 from .count import CheckpointError, CountError, CountResult, count
-from .fd import DomainError, SearchTrace, domain, interval, label
+from .fd import DomainError, SearchLimit, SearchTrace, domain, interval, label
 from .fd.answers import Residual, run, run_all
 from .fd.terms import LVar, var, vars
 from .logic import (
@@ -50,6 +50,7 @@ __all__ = [
     "LVar",
     "PinError",
     "Residual",
+    "SearchLimit",
     "SearchTrace",
     "Zzz",
     "appendo",

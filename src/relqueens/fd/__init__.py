@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .domain import Domain, domain, domain_of, interval
+from ..logic.limits import SearchLimit
 from .errors import DomainError
 from .globals import AllDistinct, Circuit, Element, GlobalCardinality, TuplesIn
-from .labeling import label
+from .labeling import label, maximize, minimize
 from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, post_goal
 from .terms import OPS, Lin, Relation, aux, isvar, lin
 from .trace import Node, SearchTrace
@@ -28,6 +29,7 @@ __all__ = [
     "DomainError",
     "Node",
     "Relation",
+    "SearchLimit",
     "SearchTrace",
     "all_distinct",
     "circuit",
@@ -55,7 +57,9 @@ __all__ = [
     "lin",
     "lt",
     "max_",
+    "maximize",
     "min_",
+    "minimize",
     "minus",
     "ne",
     "plus",

@@ -173,14 +173,22 @@ def _describe(p, term_of):
 
 
 def run(
-    n: int | None, q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None
+    n: int | None,
+    q: Any,
+    *goals: Goal,
+    residual: bool = False,
+    trace: SearchTrace | None = None,
+    timeout: float | None = None,
+    max_nodes: int | None = None,
 ) -> tuple | Iterator:
     """Run goals and return up to ``n`` reified answers for ``q``.
 
     ``n=0`` returns all answers as a tuple, ``n=None`` a lazy iterator (the
     first answer comes without computing the rest), ``n>0`` at most ``n``.
     A query with infinitely many answers never returns from ``run(0, ...)``:
-    ask for ``n`` of them or iterate ``run(None, ...)``. A
+    ask for ``n`` of them, iterate ``run(None, ...)``, or set ``timeout``
+    (seconds) or ``max_nodes``, past which :class:`~relqueens.logic.limits.SearchLimit`
+    is raised carrying the answers found so far. A
     :class:`~relqueens.fd.trace.SearchTrace` given as ``trace`` records the
     search of the final labeling.
 
@@ -190,11 +198,11 @@ def run(
     (0, 1)
     """
     finish = _residual_answer if residual else partial(labeled, trace=trace)
-    return logic_run(n, q, *goals, finish=finish)
+    return logic_run(n, q, *goals, finish=finish, timeout=timeout, max_nodes=max_nodes)
 
 
 def run_all(
-    q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None
+    q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None, **limits: Any
 ) -> tuple:
     """All answers for ``q`` (core.logic's ``run*``): ``run(0, q, *goals)``.
 
@@ -203,4 +211,4 @@ def run_all(
     >>> run_all(x, membero(x, [1, 2]))
     (1, 2)
     """
-    return run(0, q, *goals, residual=residual, trace=trace)
+    return run(0, q, *goals, residual=residual, trace=trace, **limits)

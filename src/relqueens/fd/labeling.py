@@ -10,27 +10,34 @@ domain, ties leftmost); ``ffc`` (smallest domain, ties the most constrained);
 ``min`` (smallest lower bound); ``max`` (largest upper bound).
 Value order (``order``): ``up``, ``down``, or ``mid`` (middle-out: the value nearest the
 centre of the domain first, which makes first-fail nearly backtrack-free on N-queens).
+Branching (``branching``, SWI's names): ``enum`` (one branch per value), ``step``
+(``x = v`` or ``x != v``), ``bisect`` (``x <= m`` or ``x > m`` at the middle ``m``).
+Optimisation (``minimize=`` / ``maximize=`` an expression): branch and bound
+finds the optimum, then the answers come best first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from ..logic.limits import current_budget
 from ..logic.search import STATES, Goal
 from ..logic.state import State, isvar
 from .domain import Domain
 from .errors import DomainError
-from .propagators import fixpoint, high, low
+from .propagators import fixpoint, high, keep_ge, keep_le, low
 from .store import FDStore, is_int, store_of, walk
+from .terms import Lin, Relation, var
 from .trace import BRANCH, FAILED, SOLUTION, SearchTrace
 
 SELECT = ("leftmost", "ff", "ffc", "min", "max")
 ORDER = ("up", "down", "mid")
+BRANCHING = ("enum", "step", "bisect")
 
 
 def _node(D: list[int], k: int, d: int, tid: int | None, path: tuple | None) -> list:
-    """A search-stack entry: domains, the chosen variable's position, values left, centre, trace id, path."""
-    return [D, k, d, ((d & -d).bit_length() + d.bit_length() - 2) // 2, tid, path]
+    """A search-stack entry: domains, the chosen variable's position, values left, centre, trace id, path, first?"""
+    return [D, k, d, ((d & -d).bit_length() + d.bit_length() - 2) // 2, tid, path, True]
 
 
 COPY_LIMIT = 2048
@@ -116,12 +123,27 @@ def degree(model, i: int) -> int:
     )
 
 
-def check_options(select: str, order: str) -> None:
+def check_options(select: str, order: str, branching: str = "enum") -> None:
     """Raise ``ValueError`` for an unknown labeling option."""
     if select not in SELECTORS:
         raise ValueError(f"unknown variable selection {select!r}; choose one of {', '.join(SELECT)}")
     if order not in ORDER:
         raise ValueError(f"unknown value order {order!r}; choose one of {', '.join(ORDER)}")
+    if branching not in BRANCHING:
+        raise ValueError(f"unknown branching {branching!r}; choose one of {', '.join(BRANCHING)}")
+
+
+def _piece(rest: int, centre: int, first: bool, order: str, branching: str) -> int:
+    """The part of ``rest`` (values left at a node) that the next branch gives its variable."""
+    if branching == "enum" or (first and branching == "step"):
+        if order == "mid":
+            return _middle(rest, centre)
+        return 1 << (rest.bit_length() - 1) if order == "down" else rest & -rest
+    if not first:
+        return rest  # the other half (bisect), or every value but the one tried (step)
+    lo, hi = (rest & -rest).bit_length() - 1, rest.bit_length() - 1
+    lower = rest & ((1 << ((lo + hi) // 2 + 1)) - 1)
+    return rest ^ lower if order == "down" else lower
 
 
 def search(
@@ -133,6 +155,8 @@ def search(
     exists_from: int | None = None,
     trace: SearchTrace | None = None,
     accept: Callable | None = None,
+    branching: str = "enum",
+    prune: Callable | None = None,
 ) -> Iterator:
     """Yield every domain list, reachable by labeling ``idxs``, where they are all fixed.
 
@@ -142,9 +166,11 @@ def search(
     every node visited. With ``accept``, each solution ``D`` is yielded as
     ``accept(D)`` unless that is ``False``, in which case the search goes on
     as if ``D`` had failed (so an existence check looks for another witness).
+    ``prune(D)``, called on a node's domains before each branch, may narrow
+    them (and propagate) or return ``False`` to cut the node (branch and bound).
     """
     choose = SELECTORS[select]
-    down, mid = order == "down", order == "mid"
+    budget = current_budget()
     model, version = store.current(), store.version
     tid = None if trace is None else trace.root(model.vars, D0, model.off)
     k = choose(D0, idxs, 0, model)
@@ -159,18 +185,22 @@ def search(
     stride = _stride(len(D0))
     stack = [_node(D0[:], k, D0[idxs[k]], tid, None)]
     while stack:
+        if budget is not None:
+            budget.tick()
         top = stack[-1]
-        D, k, rest, centre, parent, path = top
+        D, k, rest, centre, parent, path, first = top
         if D is None:
-            D = _rebuild(path, D0, model)
-        if mid:
-            bit = _middle(rest, centre)
-        else:
-            bit = 1 << (rest.bit_length() - 1) if down else rest & -rest
-        rest ^= bit
+            D = top[0] = _rebuild(path, D0, model)
         i = idxs[k]
+        if prune is not None:
+            if not prune(D) or not rest & D[i]:
+                stack.pop()
+                continue
+            rest &= D[i]
+        bit = _piece(rest, centre, first, order, branching)
+        rest ^= bit
         if rest:
-            top[2] = rest
+            top[2], top[6] = rest, False
             if stride == 1:
                 D = D[:]
             else:
@@ -183,7 +213,7 @@ def search(
         k = choose(D, idxs, k, model) if ok else -1
         if trace is not None:
             status = FAILED if not ok else BRANCH if k >= 0 else SOLUTION
-            value = model.off[i] + bit.bit_length() - 1
+            value = model.off[i] + bit.bit_length() - 1 if not bit & (bit - 1) else Domain(bit, model.off[i])
             tid = trace.choice(parent, model.vars[i], value, _narrowed(before, D, model, i), status)
         if not ok:
             continue
@@ -269,35 +299,110 @@ def open_indices(store: FDStore, variables: Iterable, s) -> list[int]:
 class Label(Goal):
     """Labeling as a goal: one state per assignment of the variables (see :func:`label`)."""
 
-    __slots__ = ("order", "select", "trace", "variables")
+    __slots__ = ("branching", "objective", "order", "select", "trace", "variables")
     search_kind = STATES
 
-    def __init__(self, variables: list, select: str, order: str, trace: SearchTrace | None) -> None:
+    def __init__(
+        self,
+        variables: list,
+        select: str,
+        order: str,
+        trace: SearchTrace | None,
+        branching: str = "enum",
+        objective: tuple[str, object] | None = None,
+    ) -> None:
         self.variables, self.select, self.order, self.trace = variables, select, order, trace
+        self.branching, self.objective = branching, objective
 
     def states(self, S: State) -> Iterator[State]:
         """The states, extending ``S``, where the variables have values (``S`` is not changed)."""
         s = S.data
         if any(not (isvar(w) or is_int(w)) for w in (walk(v, s) for v in self.variables)):
             return
+        if self.objective is not None:
+            yield from self._best_first(S)
+            return
         store = store_of(S)
         idxs = open_indices(store, self.variables, s)
+        yield from self._solutions(S, store, store.D, idxs)
+
+    def _solutions(self, S: State, store: FDStore, D0: list[int], idxs: list[int], prune=None, trace=None):
         if not idxs:
             yield S.copy()
             return
         free = free_vars(S, store)
-        for D in search(store.D, store, idxs, self.select, self.order, trace=self.trace):
+        trace = self.trace if trace is None else trace
+        found = search(D0, store, idxs, self.select, self.order, trace=trace, branching=self.branching, prune=prune)
+        for D in found:
             S2 = solved_state(S, store, D, free)
             if S2 is not False:
                 yield S2
 
+    def _best_first(self, S: State) -> Iterator[State]:
+        """Branch and bound to the optimum, then the solutions objective value by objective value."""
+        from .post import post_into
+
+        sense, expr = self.objective
+        S = S.copy()
+        goal = var(prefix="objective")
+        if not post_into(S, (Relation("==", goal, expr),)):
+            return
+        store, s = store_of(S), S.data
+        w = walk(goal, s)
+        idxs = open_indices(store, self.variables, s)
+        if is_int(w):
+            yield from self._solutions(S, store, store.D, idxs)
+            return
+        j, model = store.index_of(w), store.current()
+        idxs = idxs + [j] if j not in idxs else idxs
+        off = model.off[j]
+        best: list = []
+
+        def record(D: list[int]) -> bool:
+            best[:] = [off + D[j].bit_length() - 1]
+            return False  # keep searching, for better
+
+        def tighten(D: list[int]) -> bool:
+            if not best:
+                return True
+            d = D[j]
+            nd = keep_le(d, off, best[0] - 1) if sense == "min" else keep_ge(d, off, best[0] + 1)
+            if nd == d:
+                return True
+            D[j] = nd
+            return bool(nd) and fixpoint(D, {j}, model)
+
+        bound = search(
+            store.D, store, idxs, self.select, self.order, accept=record, branching=self.branching, prune=tighten
+        )
+        for _ in bound:  # every solution is recorded and rejected: the search goes on for a better one
+            pass
+        if not best:
+            return
+        values = list(Domain(store.D[j], off))
+        values = [v for v in values if v >= best[0]] if sense == "min" else [v for v in reversed(values) if v <= best[0]]
+        for v in values:
+            D = store.D[:]
+            D[j] = 1 << (v - off)
+            if fixpoint(D, {j}, model):
+                yield from self._solutions(S, store, D, idxs)
+
 
 def label(
-    variables: Iterable, *, select: str = "leftmost", order: str = "up", trace: SearchTrace | None = None
+    variables: Iterable,
+    *,
+    select: str = "leftmost",
+    order: str = "up",
+    branching: str = "enum",
+    minimize: object = None,
+    maximize: object = None,
+    trace: SearchTrace | None = None,
 ) -> Label:
     """A goal that assigns values to ``variables``, one answer per assignment.
 
-    ``select`` and ``order`` choose the strategy (module docstring); a
+    ``select``, ``order`` and ``branching`` choose the strategy (module
+    docstring). With ``minimize=expr`` (or ``maximize=expr``) the answers
+    come best first, so ``run(1, ...)`` is a proved optimum. A
     :class:`~relqueens.fd.trace.SearchTrace` given as ``trace`` records the
     search tree.
 
@@ -305,11 +410,36 @@ def label(
     >>> x, y = vars(2)
     >>> run_all((x, y), fd.in_(x, y, fd.interval(1, 2)), x < y, fd.label([x, y]))
     ((1, 2),)
+    >>> run_all((x, y), fd.in_(x, y, fd.interval(0, 3)), x + y == 3, fd.label([x, y], maximize=x - y))
+    ((3, 0), (2, 1), (1, 2), (0, 3))
     """
-    check_options(select, order)
+    check_options(select, order, branching)
     variables = list(variables)
     for v in variables:
         if not (isvar(v) or is_int(v)):
             raise TypeError(f"label takes logic variables (or integers), got {v!r}")
+    objective = None
+    if minimize is not None and maximize is not None:
+        raise ValueError("label takes minimize= or maximize=, not both")
+    for sense, expr in (("min", minimize), ("max", maximize)):
+        if expr is not None:
+            if not (isvar(expr) or isinstance(expr, (Lin, Relation))):
+                raise TypeError(f"{sense}imize takes an FD expression (such as x + 2*y), got {expr!r}")
+            objective = (sense, expr)
+    return Label(variables, select, order, trace, branching, objective)
 
-    return Label(variables, select, order, trace)
+
+def minimize(expr: object, variables: Iterable, **options) -> Label:
+    """Label ``variables`` best first by the smallest ``expr``: ``label(variables, minimize=expr)``.
+
+    >>> from relqueens import run, vars, fd
+    >>> x, y = vars(2)
+    >>> run(1, (x, y), fd.in_(x, y, fd.interval(0, 9)), x + y >= 7, fd.minimize(2 * x + 3 * y, [x, y]))
+    ((7, 0),)
+    """
+    return label(variables, minimize=expr, **options)
+
+
+def maximize(expr: object, variables: Iterable, **options) -> Label:
+    """Label ``variables`` best first by the largest ``expr``: ``label(variables, maximize=expr)``."""
+    return label(variables, maximize=expr, **options)

@@ -9,6 +9,7 @@ from unification import var, vars
 
 from .disequality import DisequalityStore, neq
 from .goals import Zzz, conde, conj, disj, eq, fail, fresh, lall, lany, relation, succeed
+from .limits import SearchLimit
 from .lists import appendo, conso, heado, itero, membero, nullo, permuteo, rembero, tailo
 from .reify import canonical, reify
 from .run import run
@@ -18,6 +19,7 @@ from .state import State, Tail, isvar, walk
 __all__ = [
     "DisequalityStore",
     "Goal",
+    "SearchLimit",
     "State",
     "Tail",
     "Zzz",

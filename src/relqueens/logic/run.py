@@ -16,6 +16,7 @@ from itertools import islice
 from typing import Any
 
 from .goals import lall
+from .limits import Budget, limited
 from .reify import reify
 from .search import solve
 from .state import State
@@ -46,19 +47,30 @@ def states(*goals: Any) -> Iterator[State]:
 
 
 def run(
-    n: int | None, q: Any, *goals: Any, finish: Callable[[Any, State], Iterator] | None = None
+    n: int | None,
+    q: Any,
+    *goals: Any,
+    finish: Callable[[Any, State], Iterator] | None = None,
+    timeout: float | None = None,
+    max_nodes: int | None = None,
 ) -> tuple | Iterator:
     """Up to ``n`` answers: ``q`` reified in each state where ``goals`` all hold.
 
     ``n=0`` returns all answers as a tuple, ``n=None`` a lazy iterator, ``n>0``
     at most ``n``. A query with infinitely many answers never returns from
-    ``run(0, ...)``: ask for ``n`` of them, or iterate ``run(None, ...)``.
-    ``finish(q, state)``, if given, turns each state into answers instead.
+    ``run(0, ...)``: ask for ``n`` of them, iterate ``run(None, ...)``, or
+    give it a ``timeout`` (seconds) or ``max_nodes``, past which
+    :class:`~relqueens.logic.limits.SearchLimit` is raised with the answers
+    found so far. ``finish(q, state)``, if given, turns each state into
+    answers instead of reifying ``q``.
     """
     check_n(n)
+    budget = None if timeout is None and max_nodes is None else Budget(timeout, max_nodes)
     found = states(*goals)
     if finish is None:
         answers: Iterator = (reify(q, S.data) for S in found)
     else:
         answers = (a for S in found for a in finish(q, S))
+    if budget is not None:
+        answers = limited(answers, budget)
     return take(n, answers)

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import Any
 
+from .limits import current_budget
 from .state import State, as_state
 
 FOREIGN, STEP, CONJ, DISJ, LAZY, CALL, FRESH, DYNAMIC, STATES = range(9)
@@ -136,10 +137,13 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
     """
     if shared:
         S.refs = SHARED
+    budget = current_budget()
     ready: list = []  # depth-first work: forks and labelings, last in first out
     waiting: deque = deque()  # suspended work: relation calls and outside goals, in turn
     item = (_RUN, S, (goal, None))
     while True:
+        if budget is not None:
+            budget.tick()
         tag, S, k = item
         if tag is _RESUME:
             g, k = k
