@@ -134,8 +134,8 @@ def check_options(select: str, order: str, branching: str = "enum") -> None:
 
 
 def _piece(rest: int, centre: int, first: bool, order: str, branching: str) -> int:
-    """The part of ``rest`` (values left at a node) that the next branch gives its variable."""
-    if branching == "enum" or (first and branching == "step"):
+    """The part of ``rest`` (values left at a node) that the next branch of ``step`` or ``bisect`` gives its variable."""
+    if first and branching == "step":
         if order == "mid":
             return _middle(rest, centre)
         return 1 << (rest.bit_length() - 1) if order == "down" else rest & -rest
@@ -170,6 +170,7 @@ def search(
     them (and propagate) or return ``False`` to cut the node (branch and bound).
     """
     choose = SELECTORS[select]
+    enum, down, mid = branching == "enum", order == "down", order == "mid"
     budget = current_budget()
     model, version = store.current(), store.version
     tid = None if trace is None else trace.root(model.vars, D0, model.off)
@@ -197,7 +198,12 @@ def search(
                 stack.pop()
                 continue
             rest &= D[i]
-        bit = _piece(rest, centre, first, order, branching)
+        if not enum:
+            bit = _piece(rest, centre, first, order, branching)
+        elif mid:
+            bit = _middle(rest, centre)
+        else:
+            bit = 1 << (rest.bit_length() - 1) if down else rest & -rest
         rest ^= bit
         if rest:
             top[2], top[6] = rest, False

@@ -72,12 +72,15 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
                         dj = D[j]
                         if (dj >> pos) & 1:
                             bit = 1 << pos
-                            edge = bit == dj & -dj or bit << 1 > dj  # the lowest or highest value
-                            dj ^= bit
-                            if not dj:
+                            nj = dj ^ bit
+                            if not nj:
                                 return False
-                            D[j] = dj
-                            if not dj & (dj - 1) or watch[j] or (edge and boundwatch[j]):
+                            D[j] = nj
+                            if (
+                                not nj & (nj - 1)
+                                or watch[j]
+                                or (boundwatch[j] and (bit == dj & -dj or bit << 1 > dj))  # a bound moved
+                            ):
                                 queue.add(j)
             for p in fixwatch[i]:
                 if not p.propagate(D, off, queue, i):
