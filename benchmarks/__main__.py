@@ -1,4 +1,9 @@
-"""The benchmark suite: ``python -m benchmarks [--quick] [--repeat R] [--out DIR]``.
+"""The benchmarks: ``python -m benchmarks [--suite queens|csp] [--quick] [--repeat R] [--out DIR]``.
+
+The default suite, ``queens``, is described here; ``--suite csp`` runs
+classic constraint problems against python-constraint, OR-tools CP-SAT and
+SWI-Prolog (``benchmarks.csp``; it writes ``csp.csv`` and no plots, and its
+``--only`` also takes problem names).
 
 Every measurement runs in a fresh process (``benchmarks.worker``), and the
 contenders are interleaved round by round, so drift on the machine spreads
@@ -14,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .csp.run import main as csp_main
 from .report import plot, print_report, targets, write_csv
 from .runner import Plan, run_plan
 
@@ -50,17 +56,29 @@ QUICK = Plan(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, one round: checks the suite runs")
+    parser.add_argument("--suite", choices=("queens", "csp"), default="queens",
+                        help="N-queens (default) or classic constraint problems against peers")
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes (csp: the 3 smallest problems), one round: checks the "
+                             "suite runs")
     parser.add_argument("--repeat", type=int, help="rounds (default 3, or 1 with --quick)")
-    parser.add_argument("--timeout", type=float, help="seconds per run before a contender stops growing n")
-    parser.add_argument("--out", default="docs", help="folder for benchmark.csv and the plots (default docs)")
+    parser.add_argument("--timeout", type=float,
+                        help="seconds per run (default 120, or 30 with --quick); queens: before a "
+                             "contender stops growing n")
+    parser.add_argument("--out", default="docs",
+                        help="folder for benchmark.csv and the plots, or csp.csv (default docs)")
     parser.add_argument("--no-plot", action="store_true", help="skip the plots")
-    parser.add_argument("--only", metavar="NAMES", help="run only these contenders (comma-separated)")
+    parser.add_argument("--only", metavar="NAMES",
+                        help="run only these contenders (comma-separated; csp: contenders and/or "
+                             "problems)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
     if repeat < 1:
         parser.error("--repeat must be at least 1")
     timeout = args.timeout or (30.0 if args.quick else 120.0)
+    if args.suite == "csp":
+        args.repeat, args.timeout = repeat, timeout
+        return csp_main(args)
     plan = QUICK if args.quick else FULL
     if args.only:
         plan = plan.only(set(args.only.split(",")))

@@ -85,7 +85,7 @@ def test_large_domain_is_compact_and_fast():
         (lambda: interval(True, 3), "integer"),
         (lambda: domain(), "at least one value"),
         (lambda: domain(1, 2.5), "integer"),
-        (lambda: interval(0, MAX_WIDTH), "at most"),
+        (lambda: domain(0, MAX_WIDTH), "at most"),
         (lambda: interval(0, 3) & [1, 2], "intersect"),
         (lambda: interval(0, 3).remove("x"), "integer"),
     ],

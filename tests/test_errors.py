@@ -65,8 +65,11 @@ def test_labeling_a_variable_without_domain():
 
 
 def test_open_constraint_on_a_variable_without_domain():
-    with pytest.raises(DomainError, match="no domain"):
+    # as in SWI, y gets inf..sup, here 1..sup: an answer needs it bounded
+    with pytest.raises(DomainError, match="infinite"):
         run_all(x, fd.in_(x, interval(0, 3)), x < y)
+    with pytest.raises(DomainError, match="no domain"):
+        run_all(x, fd.in_(x, interval(0, 3)), fd.ne(x, y))
     # the same program with y given a domain is fine
     assert len(run_all(x, fd.in_(x, interval(0, 3)), x < y, fd.in_(y, interval(0, 3)))) == 3
 
@@ -83,5 +86,6 @@ def test_huge_constants_do_not_blow_up():
     assert run_all(x, fd.in_(x, interval(0, 3)), fd.in_(x, interval(10**9, 10**9 + 3))) == ()
     assert run_all(x, fd.in_(x, interval(0, 3)), fd.distinct([x, 10**20])) == (0, 1, 2, 3)
     assert run_all((x, y), fd.in_(x, y, interval(0, 3)), fd.times(x, y, 10**30)) == ()
-    with pytest.raises(DomainError, match="too wide"):
-        run_all((x, y), fd.in_(x, interval(0, 3)), x * 10**20 == y)
+    # y's implied domain is far too wide for a bitset: it is kept as bounds
+    big = 10**20
+    assert run_all((x, y), fd.in_(x, interval(0, 3)), x * big == y) == tuple((k, k * big) for k in range(4))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .domain import Domain, domain, domain_of, interval
+from .domain import Domain, Wide, domain, domain_of, inf, interval, sup
 from ..logic.limits import SearchLimit
 from .errors import DomainError
 from .globals import AllDistinct, Circuit, Element, GlobalCardinality, TuplesIn
@@ -31,6 +31,7 @@ __all__ = [
     "Relation",
     "SearchLimit",
     "SearchTrace",
+    "Wide",
     "all_distinct",
     "circuit",
     "element",
@@ -48,6 +49,7 @@ __all__ = [
     "iff",
     "implies",
     "in_",
+    "inf",
     "interval",
     "inverse",
     "label",
@@ -67,6 +69,7 @@ __all__ = [
     "reify",
     "scalar_product",
     "sum",
+    "sup",
     "times",
 ]
 
@@ -98,7 +101,7 @@ def in_(*args: object) -> InDomain:
     if len(args) < 2:
         raise TypeError("in_ takes one or more variables followed by a domain")
     *vs, dom = args
-    if not isinstance(dom, Domain):
+    if not isinstance(dom, (Domain, Wide)):
         raise TypeError(
             f"the last argument of in_ must be a domain (fd.interval or fd.domain), got {dom!r}"
         )

@@ -26,11 +26,11 @@ from ..logic.reify import reify
 from ..logic.run import run as logic_run
 from ..logic.search import Goal
 from ..logic.state import State, isvar, walk
-from .domain import Domain
+from .domain import Domain, as_domain
 from .errors import DomainError
-from .labeling import free_vars, search, solved_state
+from .labeling import check_finite, free_vars, search, solved_state
 from .post import Distinct
-from .propagators import EqOffset, LeOffset, Linear, Times
+from .propagators import EqOffset, LeOffset, Linear, Times, fixed, low
 from .store import FDStore, store_of
 from .terms import Relation, lin
 from .trace import SearchTrace
@@ -91,12 +91,14 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator:
     D = store.D
     idx = store.current().index
     found = (idx.get(v) for v in _term_vars(term))
-    shown = list(dict.fromkeys(i for i in found if i is not None and D[i] & (D[i] - 1)))
+    shown = list(dict.fromkeys(i for i in found if i is not None and not fixed(D[i])))
     skip = set(shown) | store.model.private
-    hidden = [i for i, d in enumerate(D) if d & (d - 1) and i not in skip]
+    hidden = [i for i, d in enumerate(D) if not fixed(d) and i not in skip]
     if not shown and not hidden:
         yield term
         return
+    for i in shown + hidden:
+        check_finite(store, i, walk(store.model.vars[i], s))
     free = free_vars(S, store)
     accept = partial(solved_state, S, store, free=free)
     for S2 in search(D, store, shown + hidden, exists_from=len(shown), trace=trace, accept=accept):
@@ -128,15 +130,15 @@ def residual(q: Any, S: State) -> Residual:
 
     def term_of(i: int):
         d = D[i]
-        return walk(m.vars[i], s) if d & (d - 1) else m.off[i] + d.bit_length() - 1
+        return walk(m.vars[i], s) if not fixed(d) else low(d, m.off[i])
 
     def is_open(indices) -> bool:
-        return any(D[i] & (D[i] - 1) for i in indices)
+        return any(not fixed(D[i]) for i in indices)
 
     domains = {}
     for i in range(len(D)):
-        if D[i] & (D[i] - 1):
-            domains.setdefault(term_of(i), Domain(D[i], m.off[i]))
+        if not fixed(D[i]):
+            domains.setdefault(term_of(i), as_domain(D[i], m.off[i]))
     found: list = []
     for entry in m.props:
         kind = entry[0]

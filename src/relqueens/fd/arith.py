@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .propagators import Linear, Propagator, high, keep_ge, keep_le, low, narrow
+from .propagators import Linear, Propagator, high, keep_ge, keep_le, low, mul, narrow
+
+INF = float("inf")
 
 _FUNCTIONS: dict[str, Callable] = {
     "abs": abs,
@@ -38,6 +40,8 @@ def function_range(kind: str, bounds: list[tuple[int, int]], exponent: int | Non
     ((0, 3), (-9, 9))
     """
     (lx, hx) = bounds[0]
+    if kind == "div" and INF in (abs(lx), abs(hx)):
+        return -INF, INF
     if kind == "abs":
         if lx >= 0:
             return lx, hx
@@ -45,6 +49,8 @@ def function_range(kind: str, bounds: list[tuple[int, int]], exponent: int | Non
             return -hx, -lx
         return 0, max(-lx, hx)
     if kind == "pow":
+        if not exponent:
+            return 1, 1
         ends = [lx**exponent, hx**exponent]
         if lx < 0 < hx and exponent:
             ends.append(0)
@@ -55,7 +61,7 @@ def function_range(kind: str, bounds: list[tuple[int, int]], exponent: int | Non
     if kind == "max":
         return max(lx, ly), max(hx, hy)
     if kind == "times":
-        corners = (lx * ly, lx * hy, hx * ly, hx * hy)
+        corners = (mul(lx, ly), mul(lx, hy), mul(hx, ly), mul(hx, hy))
         return min(corners), max(corners)
     divisors = [d for d in (ly, -1, 1, hy) if ly <= d <= hy and d]
     if not divisors:
@@ -86,8 +92,9 @@ class Function(Propagator):
         args, z = self.args, self.z
         size = 1
         for a in args:
-            size *= D[a].bit_count()
-        if size > self.LIMIT:
+            d = D[a]
+            size *= d.bit_count() if type(d) is int else self.LIMIT + 1
+        if size > self.LIMIT or type(D[z]) is not int:
             return self._bounds(D, off, queue)
         dz, oz, fn = D[z], off[z], self.fn
         image = 0

@@ -118,8 +118,12 @@ class Domain:
             return self
         return Domain(self.bits & ~(1 << (value - self.lo)), self.lo)
 
-    def intersect(self, other: Domain) -> Domain:
+    def intersect(self, other: Domain | Wide) -> Domain:
         """The values in both domains."""
+        if type(other) is Wide:
+            if not self.bits:
+                return self
+            return self.intersect(bounded(max(self.lo, other.lo), min(self.max, other.hi)))
         if not isinstance(other, Domain):
             raise TypeError(f"can only intersect with a Domain, not {type(other).__name__}")
         lo = max(self.lo, other.lo)
@@ -179,17 +183,114 @@ class Domain:
         return "{" + ", ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in runs) + "}"
 
 
-def interval(lo: int, hi: int) -> Domain:
-    """The domain ``lo..hi``, both ends included (core.logic's ``fd/interval``).
+inf = float("-inf")
+"""The lower end of an unbounded interval (SWI's ``inf``): ``interval(inf, 0)``."""
+sup = float("inf")
+"""The upper end of an unbounded interval (SWI's ``sup``): ``interval(0, sup)``."""
+
+
+class Wide:
+    """The integers ``lo..hi`` when there are too many for a bitset (or infinitely many): kept as bounds.
+
+    ``lo`` may be :data:`inf` and ``hi`` :data:`sup`. Propagation on such a
+    domain reasons on its bounds only.
+
+    >>> interval(-10**12, 10**12)
+    {-1000000000000..1000000000000}
+    >>> interval(3, sup), 7 in interval(3, sup)
+    ({3..sup}, True)
+    """
+
+    __slots__ = ("hi", "lo")
+
+    def __init__(self, lo: int | float, hi: int | float) -> None:
+        object.__setattr__(self, "lo", lo)
+        object.__setattr__(self, "hi", hi)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Wide is immutable")
+
+    @property
+    def min(self) -> int | float:
+        """The smallest value (``inf`` if there is none)."""
+        return self.lo
+
+    @property
+    def max(self) -> int | float:
+        """The largest value (``sup`` if there is none)."""
+        return self.hi
+
+    def is_singleton(self) -> bool:
+        """True when the domain holds exactly one value."""
+        return self.lo == self.hi
+
+    def __bool__(self) -> bool:
+        return True  # a Wide domain is never empty
+
+    def is_finite(self) -> bool:
+        """True when both bounds are integers."""
+        return type(self.lo) is int and type(self.hi) is int
+
+    def __contains__(self, value: object) -> bool:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return False
+        return self.lo <= value <= self.hi
+
+    def __len__(self) -> int:
+        if not self.is_finite():
+            raise TypeError(f"the domain {self} has infinitely many values")
+        return self.hi - self.lo + 1
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Wide and self.lo == other.lo and self.hi == other.hi
+
+    def __hash__(self) -> int:
+        return hash((Wide, self.lo, self.hi))
+
+    def intersect(self, other: Domain | Wide) -> Domain | Wide:
+        """The values in both domains."""
+        if isinstance(other, Domain):
+            return other.intersect(self)
+        return bounded(max(self.lo, other.lo), min(self.hi, other.hi))
+
+    __and__ = intersect
+
+    def __repr__(self) -> str:
+        lo = "inf" if self.lo == inf else self.lo
+        hi = "sup" if self.hi == sup else self.hi
+        return f"{{{lo}..{hi}}}"
+
+
+def as_domain(d: int | Wide, o: int) -> Domain | Wide:
+    """A store's domain entry (a bitset at offset ``o``, or a Wide domain) as a domain value."""
+    return Domain(d, o) if type(d) is int else d
+
+
+def bounded(lo: int | float, hi: int | float) -> Domain | Wide:
+    """The integers ``lo..hi``: a bitset when there are few, else :class:`Wide` (empty: the empty Domain)."""
+    if lo > hi:
+        return Domain(0, 0)
+    if type(lo) is int and type(hi) is int and hi - lo + 1 <= MAX_WIDTH:
+        return Domain((1 << (hi - lo + 1)) - 1, lo)
+    return Wide(lo, hi)
+
+
+def _bound(value: object, what: str, infinite: float) -> int | float:
+    if value == infinite and isinstance(value, float):
+        return value
+    return as_int(value, what)
+
+
+def interval(lo: int, hi: int) -> Domain | Wide:
+    """The domain ``lo..hi``, both ends included (core.logic's ``fd/interval``); ``inf``/``sup`` leave an end open.
 
     >>> interval(-2, 2)
     {-2..2}
     """
-    lo, hi = as_int(lo, "interval's lower bound"), as_int(hi, "interval's upper bound")
+    lo, hi = _bound(lo, "interval's lower bound", inf), _bound(hi, "interval's upper bound", sup)
     if lo > hi:
         raise ValueError(f"interval({lo}, {hi}) is empty: the lower bound exceeds the upper")
-    _check_width(lo, hi)
-    return Domain((1 << (hi - lo + 1)) - 1, lo)
+    return bounded(lo, hi)
 
 
 def domain(*values: int) -> Domain:

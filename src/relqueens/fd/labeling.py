@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable, Iterator
 from ..logic.limits import current_budget
 from ..logic.search import STATES, Goal
 from ..logic.state import State, isvar
-from .domain import Domain
+from .domain import Domain, Wide, as_domain
 from .errors import DomainError
-from .propagators import fixpoint, high, keep_ge, keep_le, low
+from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
 from .store import FDStore, is_int, store_of, walk
 from .terms import Lin, Relation, var
 from .trace import BRANCH, FAILED, SOLUTION, SearchTrace
@@ -35,9 +35,32 @@ ORDER = ("up", "down", "mid")
 BRANCHING = ("enum", "step", "bisect")
 
 
-def _node(D: list[int], k: int, d: int, tid: int | None, path: tuple | None) -> list:
+def _node(D: list[int], k: int, d: int | Wide, tid: int | None, path: tuple | None) -> list:
     """A search-stack entry: domains, the chosen variable's position, values left, centre, trace id, path, first?"""
-    return [D, k, d, ((d & -d).bit_length() + d.bit_length() - 2) // 2, tid, path, True]
+    centre = ((d & -d).bit_length() + d.bit_length() - 2) // 2 if type(d) is int else None
+    return [D, k, d, centre, tid, path, True]
+
+
+def _wide_piece(rest: Wide, first: bool, order: str, branching: str) -> tuple[Wide, Wide | int]:
+    """The next branch's part of a Wide domain ``rest``, and what is left after it (0: nothing)."""
+    lo, hi = rest.lo, rest.hi
+    if branching == "bisect" and first:
+        mid = (lo + hi) // 2
+        lower, upper = Wide(lo, mid), Wide(mid + 1, hi)
+        return (upper, lower) if order == "down" else (lower, upper)
+    if branching == "step" and not first:
+        return rest, 0
+    if order == "down":
+        return Wide(hi, hi), (Wide(lo, hi - 1) if lo < hi else 0)
+    return Wide(lo, lo), (Wide(lo + 1, hi) if lo < hi else 0)
+
+
+def _meet(a: int | Wide, b: int | Wide) -> int | Wide:
+    """The values in both (bitsets of one variable, or Wide domains); 0 when none."""
+    if type(a) is int:
+        return a & b
+    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
+    return Wide(lo, hi) if lo <= hi else 0
 
 
 COPY_LIMIT = 2048
@@ -83,7 +106,7 @@ def _middle(rest: int, centre: int) -> int:
 def _leftmost(D, idxs, k0, model):
     for k in range(k0, len(idxs)):
         d = D[idxs[k]]
-        if d & (d - 1):
+        if (d & (d - 1)) if type(d) is int else d.lo != d.hi:
             return k
     return -1
 
@@ -95,7 +118,7 @@ def _best(key: Callable) -> Callable:
         best, best_key = -1, None
         for k, i in enumerate(idxs):
             d = D[i]
-            if d & (d - 1):
+            if (d & (d - 1)) if type(d) is int else d.lo != d.hi:
                 kk = key(d, i, model)
                 if best_key is None or kk < best_key:
                     best, best_key = k, kk
@@ -106,11 +129,16 @@ def _best(key: Callable) -> Callable:
 
 SELECTORS = {
     "leftmost": _leftmost,
-    "ff": _best(lambda d, i, m: d.bit_count()),
-    "ffc": _best(lambda d, i, m: (d.bit_count(), -degree(m, i))),
+    "ff": _best(lambda d, i, m: size(d)),
+    "ffc": _best(lambda d, i, m: (size(d), -degree(m, i))),
     "min": _best(lambda d, i, m: low(d, m.off[i])),
     "max": _best(lambda d, i, m: -high(d, m.off[i])),
 }
+
+
+def size(d: int | Wide) -> int:
+    """How many values domain ``d`` holds."""
+    return d.bit_count() if type(d) is int else d.hi - d.lo + 1
 
 
 def degree(model, i: int) -> int:
@@ -194,17 +222,20 @@ def search(
             D = top[0] = _rebuild(path, D0, model)
         i = idxs[k]
         if prune is not None:
-            if not prune(D) or not rest & D[i]:
+            rest = _meet(rest, D[i]) if prune(D) else 0
+            if not rest:
                 stack.pop()
                 continue
-            rest &= D[i]
-        if not enum:
+        if type(rest) is not int:
+            bit, rest = _wide_piece(rest, first, order, branching)
+        elif not enum:
             bit = _piece(rest, centre, first, order, branching)
         elif mid:
             bit = _middle(rest, centre)
         else:
             bit = 1 << (rest.bit_length() - 1) if down else rest & -rest
-        rest ^= bit
+        if type(rest) is int:
+            rest ^= bit
         if rest:
             top[2], top[6] = rest, False
             if stride == 1:
@@ -219,7 +250,7 @@ def search(
         k = choose(D, idxs, k, model) if ok else -1
         if trace is not None:
             status = FAILED if not ok else BRANCH if k >= 0 else SOLUTION
-            value = model.off[i] + bit.bit_length() - 1 if not bit & (bit - 1) else Domain(bit, model.off[i])
+            value = low(bit, model.off[i]) if fixed(bit) else as_domain(bit, model.off[i])
             tid = trace.choice(parent, model.vars[i], value, _narrowed(before, D, model, i), status)
         if not ok:
             continue
@@ -243,7 +274,7 @@ def _narrowed(before: list[int], after: list[int], model, chosen: int) -> dict:
     """``{var: (before, after)}`` for the domains that changed, other than the chosen one's."""
     off = model.off
     return {
-        model.vars[j]: (Domain(b, off[j]), Domain(a, off[j]))
+        model.vars[j]: (as_domain(b, off[j]), as_domain(a, off[j]))
         for j, (b, a) in enumerate(zip(before, after))
         if b != a and j != chosen
     }
@@ -254,7 +285,7 @@ def free_vars(S: State, store: FDStore) -> list[tuple[int, object]]:
     m, D, s = store.current(), store.D, S.data
     out = []
     for i, d in enumerate(D):
-        if d & (d - 1) and i not in m.private:
+        if not fixed(d) and i not in m.private:
             w = walk(m.vars[i], s)
             if isvar(w):
                 out.append((i, w))
@@ -272,8 +303,8 @@ def solved_state(S: State, store: FDStore, D: list[int], free: list) -> State | 
     data = dict(S.data)
     for i, w in free:
         d = D[i]
-        if not d & (d - 1):
-            data[w] = off[i] + d.bit_length() - 1
+        if fixed(d):
+            data[w] = low(d, off[i])
     new = FDStore(store.model, store.version, D, store.pending)
     others = {k: c.copy() for k, c in S.constraints.items() if k is not FDStore}
     S2 = State(data, {**others, FDStore: new})
@@ -281,6 +312,13 @@ def solved_state(S: State, store: FDStore, D: list[int], free: list) -> State | 
         if not c.post_unify_check(data, None, None, S2):
             return False
     return S2
+
+
+def check_finite(store: FDStore, i: int, v: object) -> None:
+    """Raise :class:`DomainError` if FD variable ``i`` (shown as ``v``) has an infinite domain: it cannot be labeled."""
+    d = store.D[i]
+    if type(d) is Wide and not d.is_finite():
+        raise DomainError(f"cannot label {v}: its domain {d} is infinite (bound it with fd.in_)")
 
 
 def open_indices(store: FDStore, variables: Iterable, s) -> list[int]:
@@ -296,6 +334,7 @@ def open_indices(store: FDStore, variables: Iterable, s) -> list[int]:
         i = None if store is None else store.index_of(w)
         if i is None:
             raise DomainError(f"cannot label {v}: it has no domain (give it one with fd.in_)")
+        check_finite(store, i, v)
         if i not in seen:
             seen.add(i)
             idxs.append(i)
@@ -365,7 +404,7 @@ class Label(Goal):
         best: list = []
 
         def record(D: list[int]) -> bool:
-            best[:] = [off + D[j].bit_length() - 1]
+            best[:] = [low(D[j], off)]
             return False  # keep searching, for better
 
         def tighten(D: list[int]) -> bool:
@@ -385,11 +424,15 @@ class Label(Goal):
             pass
         if not best:
             return
-        values = list(Domain(store.D[j], off))
-        values = [v for v in values if v >= best[0]] if sense == "min" else [v for v in reversed(values) if v <= best[0]]
+        d0 = store.D[j]
+        if type(d0) is int:
+            values = [v for v in Domain(d0, off) if (v >= best[0] if sense == "min" else v <= best[0])]
+            values.sort(reverse=sense == "max")
+        else:
+            values = range(best[0], d0.hi + 1) if sense == "min" else range(best[0], d0.lo - 1, -1)
         for v in values:
             D = store.D[:]
-            D[j] = 1 << (v - off)
+            D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
             if fixpoint(D, {j}, model):
                 yield from self._solutions(S, store, D, idxs)
 

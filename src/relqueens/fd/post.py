@@ -15,10 +15,9 @@ from dataclasses import dataclass, fields
 
 from ..logic.search import STEP, Goal
 from ..logic.state import State, isvar, unify_state
-from .domain import Domain, interval
-from .errors import DomainError
+from .domain import Domain, Wide, bounded, interval
 from .arith import Function, Reified, function_range
-from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, keep_ge, keep_le, low
+from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, keep_ge, keep_le, low, without
 from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
 from .store import FDStore, alias, is_int, owned_store, walk
@@ -145,6 +144,7 @@ Constraint.post_batch = staticmethod(post_goal)
 Relation.post_batch = staticmethod(post_goal)
 
 
+INF = float("inf")
 _NORMAL = {  # op -> (negate, add to k, normal op): sum + k  op  0
     "==": (False, 0, "=="),
     "!=": (False, 0, "!="),
@@ -194,19 +194,39 @@ class Posting:
         store = self.store
         i = store.index_of(v)
         if i is None:
-            self.queue.add(store.register(v, dom.bits, dom.lo))
-            self.wake(v)
+            if type(dom) is Wide:
+                self.queue.add(store.register(v, dom, 0))
+            else:
+                self.queue.add(store.register(v, dom.bits, dom.lo))
+                self.wake(v)
             return True
         return self.within(i, dom)
 
-    def set(self, i: int, d: int) -> bool:
-        """Narrow ``D[i]`` to ``d``."""
+    def set(self, i: int, d: int | Domain | Wide) -> bool:
+        """Narrow ``D[i]`` to ``d`` (a bitset at ``i``'s offset, a Wide domain, or a Domain for a Wide variable)."""
         D = self.store.D
+        if type(d) is Domain:
+            if not d:
+                return False
+            self.store.record(("rebase", i, d.lo))  # a Wide variable's domain fits a bitset now
+            D[i] = d.bits
+            self.queue.add(i)
+            self.wake(self.store.model.vars[i])
+            return True
         if d != D[i]:
             if not d:
                 return False
             D[i] = d
             self.queue.add(i)
+        return True
+
+    def settle(self, i: int) -> bool:
+        """Give Wide variable ``i`` a bitset once its bounds are close enough (constraints waiting on it wake)."""
+        d = self.store.D[i]
+        if type(d) is Wide:
+            narrow_enough = bounded(d.lo, d.hi)
+            if type(narrow_enough) is Domain:
+                return self.set(i, narrow_enough)
         return True
 
     def bound(self, keys: list) -> bool:
@@ -221,6 +241,9 @@ class Posting:
                     self.wake(val)  # it may have just got its domain
                 elif not is_int(val):
                     return False
+                elif type(store.D[i]) is Wide:
+                    if val not in store.D[i] or not self.set(i, bounded(val, val)):
+                        return False
                 else:
                     pos = val - store.model.off[i]
                     if pos < 0 or not (store.D[i] >> pos) & 1:
@@ -235,6 +258,10 @@ class Posting:
         while True:
             if not fixpoint(store.D, self.queue, store.current(), self.touched):
                 return False
+            if not all(self.settle(i) for i in self.touched if type(store.D[i]) is Wide):
+                return False
+            if self.queue:
+                continue
             if not self.reposts:
                 break
             todo, self.reposts = self.reposts, []
@@ -245,7 +272,7 @@ class Posting:
         seen = set()
         for i in self.touched:
             d = D[i]
-            if not d & (d - 1) and i not in seen:
+            if type(d) is int and not d & (d - 1) and i not in seen:
                 seen.add(i)
                 w = walk(m.vars[i], s)
                 if isvar(w):
@@ -289,7 +316,7 @@ class Posting:
             w = walk(v, self.s)
             if isvar(w):
                 i = self.store.index_of(w)
-                if i is None:
+                if i is None or type(self.store.D[i]) is Wide:
                     return self.wait(w, c)
                 if (i, k) in members:
                     return False
@@ -319,8 +346,13 @@ class Posting:
         defined = coef = None
         if missing:
             defined, coef = missing[0]
-            if op != "==" or coef not in (1, -1) or len(missing) > 1:
+            if op == "!=":
                 return self.wait(defined, source)
+            if op != "==" or coef not in (1, -1) or len(missing) > 1:
+                for w, _ in missing:  # SWI's way: no domain means inf..sup
+                    if self.store.index_of(w) is None:
+                        self.restrict(w, Wide(-INF, INF))
+                defined = coef = None
         if defined is None and op == "==":
             target = self.target_of(expr)
             if target is not None:
@@ -406,23 +438,17 @@ class Posting:
     def define(self, w, a: int, items: dict, k: int, source) -> int | None:
         """``w`` has no domain and ``a * w + sum(items) + k == 0`` defines it: give it the bounds."""
         lo, hi = self.bounds(items, k)
-        if not self.restrict(w, self.implied(-hi, -lo, w, source) if a == 1 else self.implied(lo, hi, w, source)):
+        if not self.restrict(w, bounded(-hi, -lo) if a == 1 else bounded(lo, hi)):
             return None
         return self.store.index_of(w)
 
-    def implied(self, lo: int, hi: int, w, source) -> Domain:
-        try:
-            return interval(lo, hi)
-        except ValueError:
-            raise DomainError(
-                f"{w} has no domain, and the one {source!r} implies ({lo}..{hi}) is too wide "
-                "for a bitset; give it one with fd.in_"
-            ) from None
-
-    def hidden(self, lo: int, hi: int, source) -> int:
+    def hidden(self, lo: int | float, hi: int | float) -> int:
         """A fresh hidden FD variable with domain ``lo..hi`` (never labeled or shown)."""
-        dom = self.implied(lo, hi, "an auxiliary variable", source)
-        i = self.store.register(var(prefix="aux"), dom.bits, dom.lo, private=True)
+        dom = bounded(lo, hi)
+        if type(dom) is Wide:
+            i = self.store.register(var(prefix="aux"), dom, 0, private=True)
+        else:
+            i = self.store.register(var(prefix="aux"), dom.bits, dom.lo, private=True)
         self.queue.add(i)
         return i
 
@@ -437,7 +463,7 @@ class Posting:
         if len(items) == 1 and not k and next(iter(items.values())) == 1:
             return next(iter(items))
         lo, hi = self.bounds(items, k)
-        t = self.hidden(lo, hi, source)
+        t = self.hidden(lo, hi)
         items[t] = items.get(t, 0) - 1
         return t if self.post_flat(items, k, "==", source) else False
 
@@ -455,7 +481,7 @@ class Posting:
             return False
         lo, hi = found
         if target is None:
-            z = self.hidden(lo, hi, a)
+            z = self.hidden(lo, hi)
         else:
             z = target
             if not self.set(z, keep_ge(keep_le(D[z], off[z], hi), off[z], lo)):
@@ -475,7 +501,7 @@ class Posting:
         k += extra
         D, off = self.store.D, self.store.model.off
         if target is None:
-            b = self.hidden(0, 1, rel)
+            b = self.hidden(0, 1)
         else:
             b = target
             if not self.set(b, keep_ge(keep_le(D[b], off[b], 1), off[b], 0)):
@@ -509,6 +535,13 @@ class Posting:
             return self.set(i, keep_ge(d, o, -(k // a)))  # x >= ceil(-k / a), a < 0
         if k % a:
             return op == "!="
+        if type(d) is Wide:
+            v = -k // a
+            if op == "==":
+                return v in d and self.set(i, bounded(v, v))
+            if d.lo < v < d.hi:  # a hole a Wide domain cannot hold: kept by a propagator
+                return self.attach(Linear(((i, a),), k, "!=", None))
+            return self.set(i, without(d, o, v))
         pos = -k // a - o
         has = pos >= 0 and (d >> pos) & 1
         if op == "==":
@@ -518,6 +551,9 @@ class Posting:
     def binary(self, x: int, y: int, c: int, op: str, source) -> bool:
         """Post ``x op y + c`` between two FD variables."""
         if op == "!=":
+            D = self.store.D
+            if type(D[x]) is Wide or type(D[y]) is Wide:
+                return self.attach(Linear(((x, 1), (y, -1)), -c, "!=", source))
             self.store.record(("ne", x, y, c, source))
             self.queue.update((x, y))
             return True
@@ -544,20 +580,25 @@ class Posting:
                 out.append(self.anchor(w))
             elif isvar(w):
                 i = self.store.index_of(w)
-                if i is None:
-                    if implied is None:
-                        self.wait(w, c)
-                        return None
-                    self.restrict(w, implied)
+                if implied is not None and (i is None or type(self.store.D[i]) is Wide):
+                    if not self.restrict(w, implied):
+                        return False
                     i = self.store.index_of(w)
+                if i is None or type(self.store.D[i]) is Wide:
+                    self.wait(w, c)  # until it has a (finite, bitset) domain
+                    return None
                 out.append(i)
             else:
                 return False
         return out
 
-    def within(self, i: int, dom: Domain) -> bool:
+    def within(self, i: int, dom: Domain | Wide) -> bool:
         """Narrow FD variable ``i`` to the values of ``dom``."""
         o, d = self.store.model.off[i], self.store.D[i]
+        if type(d) is not int:
+            return self.set(i, d & dom) and self.settle(i)
+        if type(dom) is Wide:
+            return self.set(i, keep_ge(keep_le(d, o, dom.hi), o, dom.lo))
         if dom.lo - o >= d.bit_length():
             return False  # disjoint (and no huge shift for a far-away domain)
         bits = dom.bits << (dom.lo - o) if dom.lo >= o else dom.bits >> (o - dom.lo)
@@ -586,7 +627,7 @@ class Posting:
                 w = walk(v, self.s) if v is not None else None
                 if isvar(w):
                     i = self.store.index_of(w)
-                    if i is None:
+                    if i is None or type(self.store.D[i]) is Wide:
                         return self.wait(w, c)
                     side.append((i, a, t.const))
                 elif w is None or is_int(w):

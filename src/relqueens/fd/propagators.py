@@ -21,29 +21,83 @@ from abc import ABC, abstractmethod
 from fractions import Fraction
 from math import ceil, floor
 
-
-def low(d: int, o: int) -> int:
-    """The smallest value of bitset ``d`` at offset ``o``."""
-    return o + (d & -d).bit_length() - 1
+from .domain import Wide
 
 
-def high(d: int, o: int) -> int:
-    """The largest value of bitset ``d`` at offset ``o``."""
-    return o + d.bit_length() - 1
+def low(d: int | Wide, o: int) -> int | float:
+    """The smallest value of domain ``d`` (a bitset at offset ``o``, or a :class:`Wide`)."""
+    if type(d) is int:
+        return o + (d & -d).bit_length() - 1
+    return d.lo
 
 
-def keep_le(d: int, o: int, u: int) -> int:
-    """``d`` without the values above ``u``."""
+def high(d: int | Wide, o: int) -> int | float:
+    """The largest value of domain ``d``."""
+    if type(d) is int:
+        return o + d.bit_length() - 1
+    return d.hi
+
+
+def fixed(d: int | Wide) -> bool:
+    """True when domain ``d`` holds one value."""
+    return not d & (d - 1) if type(d) is int else d.lo == d.hi
+
+
+def keep_le(d: int | Wide, o: int, u: int | float) -> int | Wide:
+    """``d`` without the values above ``u`` (0: nothing left)."""
+    if type(d) is not int:
+        return d if u >= d.hi else _wide(d.lo, u)
     p = u - o + 1
     if p >= d.bit_length():
         return d  # nothing above u (and no huge mask for a huge bound)
-    return 0 if p <= 0 else d & ((1 << p) - 1)
+    return 0 if p <= 0 else d & ((1 << int(p)) - 1)
 
 
-def keep_ge(d: int, o: int, lo: int) -> int:
-    """``d`` without the values below ``lo``."""
+def keep_ge(d: int | Wide, o: int, lo: int | float) -> int | Wide:
+    """``d`` without the values below ``lo`` (0: nothing left)."""
+    if type(d) is not int:
+        return d if lo <= d.lo else _wide(lo, d.hi)
     p = lo - o
-    return d if p <= 0 else (d >> p) << p
+    return d if p <= 0 else (d >> int(p)) << int(p) if p < d.bit_length() else 0
+
+
+def _wide(lo: int | float, hi: int | float) -> Wide | int:
+    """A Wide domain ``lo..hi`` (bounds rounded inwards to integers), or 0 when empty."""
+    lo = lo if lo == float("-inf") else ceil(lo)
+    hi = hi if hi == float("inf") else floor(hi)
+    return Wide(lo, hi) if lo <= hi else 0
+
+
+def without(d: int | Wide, o: int, value: int) -> int | Wide:
+    """``d`` without ``value`` (a Wide domain loses it only at a bound)."""
+    if type(d) is int:
+        pos = value - o
+        return d & ~(1 << pos) if pos >= 0 and (d >> pos) & 1 else d
+    if value == d.lo:
+        return keep_ge(d, o, value + 1)
+    return keep_le(d, o, value - 1) if value == d.hi else d
+
+
+def _scaled_within(d: int | Wide, o: int, a: int, down: int | float, up: int | float) -> int | Wide:
+    """``d`` narrowed so that ``down <= a * x <= up`` (either bound may be infinite)."""
+    inf = float("inf")
+    if a > 0:
+        hi = up // a if up != inf else inf
+        lo = -(-down // a) if down != -inf else -inf
+    else:
+        lo = -(up // -a) if up != inf else -inf
+        hi = down // a if down != -inf else inf
+    return keep_ge(keep_le(d, o, hi), o, lo)
+
+
+WIDE_STEPS = 2000
+"""How many times one fixpoint propagates the changes of Wide domains.
+
+Bounds reasoning over unbounded domains need not terminate (``x < y, y < x``
+moves both lower bounds up forever); past this many steps the Wide changes
+are left unpropagated, which only weakens pruning: a contradiction shows up
+once the domains are finite.
+"""
 
 
 def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = None) -> bool:
@@ -57,12 +111,21 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
     """
     off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
     boundwatch = model.boundwatch
+    wide_steps = 0
     while queue:
         i = queue.pop()
         if touched is not None:
             touched.append(i)
         d = D[i]
-        if not d & (d - 1):
+        if type(d) is not int:  # a Wide domain: never in value elimination rows
+            wide_steps += 1
+            if wide_steps > WIDE_STEPS:
+                continue  # bounds creeping towards infinity (x < y, y < x): stop, soundly
+            if d.lo == d.hi:
+                for p in fixwatch[i]:
+                    if not p.propagate(D, off, queue, i):
+                        return False
+        elif not d & (d - 1):
             a = off[i] + d.bit_length() - 1
             for members, ci in rows[i]:
                 v = a + ci
@@ -121,7 +184,7 @@ class Propagator(ABC):
     def start(self, D: list[int], off: list[int], queue: set[int]) -> bool:
         """Propagate once when posted; a fix-woken propagator needs this for its fixed variables."""
         return all(
-            self.propagate(D, off, queue, i) for i in self.vars if not D[i] & (D[i] - 1)
+            self.propagate(D, off, queue, i) for i in self.vars if fixed(D[i])
         ) if self.on_fix else True
 
     @abstractmethod
@@ -130,7 +193,7 @@ class Propagator(ABC):
 
     def entailed(self, D: list[int], off: list[int]) -> bool:
         """True when every assignment of the current domains satisfies it (after propagation)."""
-        return all(not D[i] & (D[i] - 1) for i in self.vars)
+        return all(fixed(D[i]) for i in self.vars)
 
 
 class EqOffset(Propagator):
@@ -142,9 +205,15 @@ class EqOffset(Propagator):
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
 
     def propagate(self, D, off, queue, i):
-        x, y = self.x, self.y
-        s = off[y] + self.c - off[x]
-        dy = D[y]
+        x, y, c = self.x, self.y, self.c
+        dx, dy = D[x], D[y]
+        if type(dx) is not int or type(dy) is not int:  # a Wide side: bounds
+            lo = max(low(dx, off[x]), low(dy, off[y]) + c)
+            hi = min(high(dx, off[x]), high(dy, off[y]) + c)
+            return narrow(D, queue, x, keep_ge(keep_le(dx, off[x], hi), off[x], lo)) and narrow(
+                D, queue, y, keep_ge(keep_le(dy, off[y], hi - c), off[y], lo - c)
+            )
+        s = off[y] + c - off[x]
         if s >= D[x].bit_length():
             return False  # every value of y + c lies above x's domain
         dx = D[x] & (dy << s if s >= 0 else dy >> -s)
@@ -195,7 +264,12 @@ class Linear(Propagator):
         spans = []
         for j, a in terms:
             d, o = D[j], off[j]
-            lo, hi = o + (d & -d).bit_length() - 1, o + d.bit_length() - 1
+            if type(d) is int:
+                lo, hi = o + (d & -d).bit_length() - 1, o + d.bit_length() - 1
+            else:
+                lo, hi = d.lo, d.hi
+                if type(lo) is float or type(hi) is float:
+                    return self._unbounded(D, off, queue)
             if a > 0:
                 lo, hi = a * lo, a * hi
             else:
@@ -209,16 +283,43 @@ class Linear(Propagator):
             up = lo - least  # a * x_j may be at most this
             down = hi - most if both else lo  # ... and at least this
             if hi > up or lo < down:
-                d, o = D[j], off[j]
-                if a > 0:
-                    nd = keep_ge(keep_le(d, o, up // a), o, -(-down // a))
-                else:
-                    nd = keep_le(keep_ge(d, o, -(up // -a)), o, down // a)
+                d = D[j]
+                nd = _scaled_within(d, off[j], a, down, up)
                 if nd != d:
                     if not nd:
                         return False
                     D[j] = nd
                     queue.add(j)
+        return True
+
+    def _unbounded(self, D, off, queue) -> bool:
+        """Bounds propagation when some bound is infinite (counting the infinite contributions)."""
+        both, inf = self.op == "==", float("inf")
+        spans = []
+        least = most = self.k
+        low_inf = high_inf = 0
+        for j, a in self.terms:
+            lo, hi = low(D[j], off[j]), high(D[j], off[j])
+            lo, hi = (a * lo, a * hi) if a > 0 else (a * hi, a * lo)
+            spans.append((lo, hi))
+            if lo == -inf:
+                low_inf += 1
+            else:
+                least += lo
+            if hi == inf:
+                high_inf += 1
+            else:
+                most += hi
+        if (not low_inf and least > 0) or (both and not high_inf and most < 0):
+            return False
+        for (j, a), (lo, hi) in zip(self.terms, spans):
+            others_low = low_inf - (lo == -inf)
+            others_high = high_inf - (hi == inf)
+            up = (lo if lo != -inf else 0) - least if not others_low else inf
+            down = ((hi if hi != inf else 0) - most if not others_high else -inf) if both else -inf
+            d = D[j]
+            if not narrow(D, queue, j, _scaled_within(d, off[j], a, down, up)):
+                return False
         return True
 
     def entailed(self, D, off):
@@ -233,7 +334,7 @@ class Linear(Propagator):
         total, open_term = self.k, None
         for i, a in self.terms:
             d = D[i]
-            if d & (d - 1):
+            if not fixed(d):
                 if open_term is not None:
                     return True
                 open_term = (i, a)
@@ -244,10 +345,7 @@ class Linear(Propagator):
         i, a = open_term
         if total % a:
             return True
-        pos = -total // a - off[i]
-        if pos >= 0 and (D[i] >> pos) & 1:
-            return narrow(D, queue, i, D[i] & ~(1 << pos))
-        return True
+        return narrow(D, queue, i, without(D[i], off[i], -total // a))
 
 
 class Times(Propagator):
@@ -263,7 +361,7 @@ class Times(Propagator):
         x, y, z = self.x, self.y, self.z
         xl, xh = low(D[x], off[x]), high(D[x], off[x])
         yl, yh = low(D[y], off[y]), high(D[y], off[y])
-        corners = (xl * yl, xl * yh, xh * yl, xh * yh)
+        corners = (mul(xl, yl), mul(xl, yh), mul(xh, yl), mul(xh, yh))
         dz = keep_ge(keep_le(D[z], off[z], max(corners)), off[z], min(corners))
         if not narrow(D, queue, z, dz):
             return False
@@ -273,21 +371,23 @@ class Times(Propagator):
         )
 
 
+def mul(a: int | float, b: int | float) -> int | float:
+    """``a * b`` where an infinite bound times 0 is 0 (not NaN)."""
+    return 0 if a == 0 or b == 0 else a * b
+
+
 def _quotient(D, off, queue, i, zl, zh, dl, dh) -> bool:
     """Narrow ``x_i`` to the bounds of ``z / d`` for ``z`` in ``zl..zh``, ``d`` in ``dl..dh``."""
     o = off[i]
     d = D[i]
     if zl > 0 or zh < 0:  # z is never 0, so neither factor is
-        d = _without(d, o, 0)
+        d = without(d, o, 0)
+    if float("inf") in (abs(zl), abs(zh), abs(dl), abs(dh)):
+        return narrow(D, queue, i, d)
     if dl > 0 or dh < 0:
         q = [Fraction(zz, dd) for zz in (zl, zh) for dd in (dl, dh)]
         d = keep_ge(keep_le(d, o, floor(max(q))), o, ceil(min(q)))
     return narrow(D, queue, i, d)
-
-
-def _without(d: int, o: int, value: int) -> int:
-    pos = value - o
-    return d & ~(1 << pos) if pos >= 0 and (d >> pos) & 1 else d
 
 
 def _bounds(D, off, term, qs=()):

@@ -26,7 +26,7 @@ from kanren.constraints import ConstraintStore
 from unification import Var
 
 from ..logic.state import State, as_state, isvar, walk
-from .domain import Domain
+from .domain import Domain, Wide, as_domain
 from .propagators import EqOffset, Propagator
 
 
@@ -104,6 +104,9 @@ class Model:
         elif kind == "alias":
             _, v, i = entry
             self.index[v] = i
+        elif kind == "rebase":  # a Wide variable's domain is a bitset from now on
+            _, i, o = entry
+            off[i] = o
         elif kind == "ne":  # x != y + c
             _, x, y, c, _source = entry
             self.pairs[x].append((y, c + off[y]))
@@ -181,7 +184,7 @@ class FDStore(ConstraintStore):
     def domain(self, v: Var) -> Domain | None:
         """The current domain of ``v``, or ``None`` if it has none."""
         i = self.index_of(v)
-        return None if i is None else Domain(self.D[i], self.model.off[i])
+        return None if i is None else as_domain(self.D[i], self.model.off[i])
 
     # -- kanren's hooks --------------------------------------------------
     def pre_unify_check(self, lvar_map, lvar=None, value=None):
@@ -262,7 +265,7 @@ class FDStore(ConstraintStore):
 
     def __repr__(self) -> str:
         m = self.current()
-        doms = ", ".join(f"{v} in {Domain(d, o)}" for v, d, o in zip(m.vars, self.D, m.off))
+        doms = ", ".join(f"{v} in {as_domain(d, o)}" for v, d, o in zip(m.vars, self.D, m.off))
         return f"FDStore({doms})"
 
 
