@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .domain import Domain, Wide, domain, domain_of, inf, interval, sup
 from ..logic.limits import SearchLimit
+from .domain import Domain, Wide, domain, domain_of, inf, interval, sup
 from .errors import DomainError
 from .globals import AllDistinct, Circuit, Element, GlobalCardinality, TuplesIn
 from .labeling import label, maximize, minimize

@@ -33,7 +33,9 @@ def _values(d: int, o: int):
         yield o + bit.bit_length() - 1, bit
 
 
-def function_range(kind: str, bounds: list[tuple[int, int]], exponent: int | None = None) -> tuple[int, int] | None:
+def function_range(
+    kind: str, bounds: list[tuple[int, int]], exponent: int | None = None
+) -> tuple[int, int] | None:
     """Bounds of ``kind`` over arguments within ``bounds`` (``None``: no value, e.g. only division by 0).
 
     >>> function_range("abs", [(-3, 2)]), function_range("div", [(7, 9), (-2, 2)])
@@ -83,7 +85,9 @@ class Function(Propagator):
     LIMIT = 1024
     """Up to this many argument combinations, propagation is domain consistent."""
 
-    def __init__(self, kind: str, args: tuple[int, ...], z: int, exponent: int | None = None, source=None) -> None:
+    def __init__(
+        self, kind: str, args: tuple[int, ...], z: int, exponent: int | None = None, source=None
+    ) -> None:
         self.kind, self.args, self.z, self.exponent, self.source = kind, args, z, exponent, source
         self.fn = (lambda v: v**exponent) if kind == "pow" else _FUNCTIONS[kind]
         self.vars = (*args, z)
@@ -120,7 +124,11 @@ class Function(Propagator):
                     image |= 1 << pos
                     keep_x |= bx
                     keep_y |= by
-        return narrow(D, queue, x, keep_x) and narrow(D, queue, y, keep_y) and narrow(D, queue, z, image)
+        return (
+            narrow(D, queue, x, keep_x)
+            and narrow(D, queue, y, keep_y)
+            and narrow(D, queue, z, image)
+        )
 
     def _bounds(self, D, off, queue) -> bool:
         args, z = self.args, self.z
@@ -157,7 +165,9 @@ class Reified(Propagator):
 
     __slots__ = ("b", "no", "op", "yes")
 
-    def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, b: int, source=None) -> None:
+    def __init__(
+        self, terms: tuple[tuple[int, int], ...], k: int, op: str, b: int, source=None
+    ) -> None:
         self.op, self.b, self.source = op, b, source
         self.yes = Linear(terms, k, op)
         if op == "<=":  # not (s <= 0)  is  -s + 1 <= 0
@@ -169,7 +179,9 @@ class Reified(Propagator):
     def propagate(self, D, off, queue, i):
         db, b = D[self.b], self.b
         if not db & (db - 1):
-            return (self.yes if off[b] + db.bit_length() - 1 else self.no).propagate(D, off, queue, i)
+            return (self.yes if off[b] + db.bit_length() - 1 else self.no).propagate(
+                D, off, queue, i
+            )
         least = most = self.yes.k
         for j, a in self.yes.terms:
             lo, hi = low(D[j], off[j]), high(D[j], off[j])

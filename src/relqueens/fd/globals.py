@@ -211,7 +211,9 @@ class CardinalityProp(Propagator):
 
     __slots__ = ("counts", "xs")
 
-    def __init__(self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source=None) -> None:
+    def __init__(
+        self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source=None
+    ) -> None:
         self.xs, self.counts, self.source = xs, counts, source
         self.vars = xs + tuple(c for _, c in counts)
 
@@ -244,7 +246,9 @@ class TableProp(Propagator):
 
     __slots__ = ("table",)
 
-    def __init__(self, xs: tuple[int, ...], table: tuple[tuple[int, ...], ...], source=None) -> None:
+    def __init__(
+        self, xs: tuple[int, ...], table: tuple[tuple[int, ...], ...], source=None
+    ) -> None:
         self.vars, self.table, self.source = xs, table, source
 
     def propagate(self, D, off, queue, _):
@@ -291,7 +295,9 @@ class CircuitProp(Propagator):
                     return False
             if length < n - 1:
                 x = succ[end]
-                if _has(D[x], off[x], start) and not narrow(D, queue, x, D[x] & ~(1 << (start - off[x]))):
+                if _has(D[x], off[x], start) and not narrow(
+                    D, queue, x, D[x] & ~(1 << (start - off[x]))
+                ):
                     return False
         seen = [False] * n  # a cycle among the fixed successors must cover every node
         for start in range(n):
@@ -428,4 +434,6 @@ class Circuit(Constraint):
             if not posting.unary(x, 1, -k, "!="):
                 return False
         posting.group(xs, self)
-        return posting.attach(AllDistinctProp(tuple(xs), self)) and posting.attach(CircuitProp(tuple(xs), self))
+        return posting.attach(AllDistinctProp(tuple(xs), self)) and posting.attach(
+            CircuitProp(tuple(xs), self)
+        )

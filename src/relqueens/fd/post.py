@@ -15,9 +15,20 @@ from dataclasses import dataclass, fields
 
 from ..logic.search import STEP, Goal
 from ..logic.state import State, isvar, unify_state
-from .domain import Domain, Wide, bounded, interval
 from .arith import Function, Reified, function_range
-from .propagators import EqOffset, LeOffset, Linear, Times, fixpoint, high, keep_ge, keep_le, low, without
+from .domain import Domain, Wide, bounded, interval
+from .propagators import (
+    EqOffset,
+    LeOffset,
+    Linear,
+    Times,
+    fixpoint,
+    high,
+    keep_ge,
+    keep_le,
+    low,
+    without,
+)
 from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
 from .store import FDStore, alias, is_int, owned_store, walk

@@ -26,7 +26,7 @@ from kanren.constraints import ConstraintStore
 from unification import Var
 
 from ..logic.state import State, as_state, isvar, walk
-from .domain import Domain, Wide, as_domain
+from .domain import Domain, as_domain
 from .propagators import EqOffset, Propagator
 
 

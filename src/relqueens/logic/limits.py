@@ -42,9 +42,13 @@ class Budget:
     __slots__ = ("deadline", "max_nodes", "nodes", "timeout")
 
     def __init__(self, timeout: float | None = None, max_nodes: int | None = None) -> None:
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
+        if timeout is not None and (
+            isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0
+        ):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
-        if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0):
+        if max_nodes is not None and (
+            isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0
+        ):
             raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
         self.timeout, self.max_nodes, self.nodes = timeout, max_nodes, 0
         self.deadline = None if timeout is None else time.monotonic() + timeout
