@@ -89,3 +89,35 @@ def test_huge_constants_do_not_blow_up():
     # y's implied domain is far too wide for a bitset: it is kept as bounds
     big = 10**20
     assert run_all((x, y), fd.in_(x, interval(0, 3)), x * big == y) == tuple((k, k * big) for k in range(4))
+
+
+@pytest.mark.parametrize(
+    "make, exc, message",
+    [
+        (lambda: fd.scalar_product([1.5, 2], [x, y], "==", 3), TypeError, "integer coefficients"),
+        (lambda: fd.element(x, [], y), ValueError, "non-empty list"),
+        (lambda: fd.circuit(["a", "b"]), TypeError, "circuit takes logic variables"),
+        (lambda: fd.tuples_in([(x, y)], [(1, 2), (1,)]), ValueError, "mixed length"),
+        (lambda: fd.tuples_in([(x,)], [(1, 2)]), ValueError, "against rows of 2"),
+        (lambda: fd.label([x], minimize="cost"), TypeError, "FD expression"),
+        (lambda: fd.label([x], minimize=x, maximize=y), ValueError, "not both"),
+        (lambda: fd.label([x], branching="spiral"), ValueError, "enum, step, bisect"),
+        (lambda: fd.sum([x], "=", 3), ValueError, "unknown comparison"),
+        (lambda: fd.global_cardinality([x], {x: 1}), TypeError, "values are integers"),
+        (lambda: fd.global_cardinality([x], []), TypeError, "dict"),
+        (lambda: fd.implies(x, y), TypeError, "relations"),
+        (lambda: fd.min_(), TypeError, "at least one"),
+        (lambda: run(0, x, eq(x, 1), timeout=-1), ValueError, "positive number of seconds"),
+        (lambda: run(0, x, eq(x, 1), max_nodes=0), ValueError, "positive integer"),
+    ],
+)
+def test_general_clpfd_construction_errors(make, exc, message):
+    with pytest.raises(exc, match=message):
+        make()
+
+
+def test_labeling_an_infinite_domain_is_a_clear_error():
+    with pytest.raises(DomainError, match="infinite"):
+        run_all((x, y), x + y == 3)
+    with pytest.raises(DomainError, match="infinite"):
+        run_all(x, x >= 0, fd.label([x]))
