@@ -458,7 +458,7 @@ def all_distinct(terms: Iterable) -> AllDistinct:
     >>> r.term
     3
     """
-    return AllDistinct(_terms(terms, "all_distinct"))
+    return AllDistinct(distinct(terms).terms)
 
 
 def element(index: object, terms: Iterable, value: object) -> Element:

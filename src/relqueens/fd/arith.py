@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .propagators import Linear, Propagator, high, keep_ge, keep_le, low, mul, narrow
+from .propagators import Linear, Propagator, fixed, high, keep_ge, keep_le, low, mul, narrow
 
 INF = float("inf")
 
@@ -178,10 +178,8 @@ class Reified(Propagator):
 
     def propagate(self, D, off, queue, i):
         db, b = D[self.b], self.b
-        if not db & (db - 1):
-            return (self.yes if off[b] + db.bit_length() - 1 else self.no).propagate(
-                D, off, queue, i
-            )
+        if fixed(db):
+            return (self.yes if low(db, off[b]) else self.no).propagate(D, off, queue, i)
         least = most = self.yes.k
         for j, a in self.yes.terms:
             lo, hi = low(D[j], off[j]), high(D[j], off[j])
@@ -195,6 +193,6 @@ class Reified(Propagator):
             if op == "!=":
                 holds, fails = fails, holds
         if holds or fails:
-            pos = int(holds) - off[b]
-            return narrow(D, queue, b, db & (1 << pos)) if pos >= 0 else False
+            value = int(holds)
+            return narrow(D, queue, b, keep_ge(keep_le(db, off[b], value), off[b], value))
         return True

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from .domain import domain_of, interval
 from .post import Constraint, Posting
+from .terms import Lin
 from .propagators import Propagator, keep_ge, keep_le, narrow
 
 
@@ -42,6 +43,7 @@ class AllDistinctProp(Propagator):
     """
 
     __slots__ = ()
+    slow = True
 
     def __init__(self, xs: tuple[int, ...], source=None) -> None:
         self.vars, self.source = xs, source
@@ -324,9 +326,13 @@ class AllDistinct(Constraint):
     name = "all_distinct"
 
     def post_on(self, posting: Posting) -> bool:
-        xs = posting.indices(self.terms, self)
-        if xs is None or xs is False:
-            return xs is None
+        atoms = [t.offset_var()[0] if isinstance(t, Lin) else t for t in self.terms]
+        found = posting.indices(atoms, self)
+        if found is None or found is False:
+            return found is None
+        xs = [posting.as_index(t, self) if isinstance(t, Lin) else i for t, i in zip(self.terms, found)]
+        if any(x is False for x in xs):
+            return False
         if len(set(xs)) < len(xs):
             return False
         if len(xs) > 1:

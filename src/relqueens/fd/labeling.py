@@ -148,6 +148,7 @@ def degree(model, i: int) -> int:
         + len(model.watch[i])
         + len(model.fixwatch[i])
         + len(model.boundwatch[i])
+        + len(model.slowwatch[i])
     )
 
 

@@ -495,7 +495,7 @@ class Posting:
             z = self.hidden(lo, hi)
         else:
             z = target
-            if not self.set(z, keep_ge(keep_le(D[z], off[z], hi), off[z], lo)):
+            if not self.set(z, keep_ge(keep_le(D[z], off[z], hi), off[z], lo)) or not self.settle(z):
                 return False
         p = Times(xs[0], xs[1], z, source=a) if a.kind == "times" else Function(a.kind, tuple(xs), z, exponent, a)
         return z if self.attach(p) else False
@@ -515,7 +515,7 @@ class Posting:
             b = self.hidden(0, 1)
         else:
             b = target
-            if not self.set(b, keep_ge(keep_le(D[b], off[b], 1), off[b], 0)):
+            if not self.set(b, keep_ge(keep_le(D[b], off[b], 1), off[b], 0)) or not self.settle(b):
                 return False
         if not items:
             truth = {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]

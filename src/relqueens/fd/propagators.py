@@ -110,9 +110,15 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
     propagators that wake on bound changes.
     """
     off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
-    boundwatch = model.boundwatch
+    boundwatch, slowwatch = model.boundwatch, model.slowwatch
     wide_steps = 0
-    while queue:
+    later: dict = {}  # slow propagators woken, run once the cheap ones are done
+    while queue or later:
+        if not queue:
+            p, i = later.popitem()
+            if not p.propagate(D, off, queue, i):
+                return False
+            continue
         i = queue.pop()
         if touched is not None:
             touched.append(i)
@@ -154,12 +160,25 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
         for p in boundwatch[i]:
             if not p.propagate(D, off, queue, i):
                 return False
+        for p in slowwatch[i]:
+            later[p] = i
     return True
 
 
-def narrow(D: list[int], queue: set[int], i: int, d: int) -> bool:
-    """Set ``D[i]`` to ``d`` (a subset); queue ``i`` if it changed; ``False`` if empty."""
-    if d != D[i]:
+def narrow(D: list[int], queue: set[int], i: int, d: int | Wide) -> bool:
+    """Narrow ``D[i]`` to its values in ``d``; queue ``i`` if it changed; ``False`` if empty.
+
+    ``d`` is intersected with the current domain, so a propagator that sees a
+    variable in two roles (``element(x, [x, ...], x)``) never widens it.
+    """
+    old = D[i]
+    if type(d) is int:
+        if type(old) is int:
+            d &= old
+    elif type(old) is Wide:
+        lo, hi = max(d.lo, old.lo), min(d.hi, old.hi)
+        d = Wide(lo, hi) if lo <= hi else 0
+    if d != old:
         if not d:
             return False
         D[i] = d
@@ -180,6 +199,8 @@ class Propagator(ABC):
     __slots__ = ("source", "vars")
     on_fix = False
     on_bounds = False
+    slow = False
+    """A slow propagator (a matching, a table) runs after the cheap ones, once per round."""
 
     def start(self, D: list[int], off: list[int], queue: set[int]) -> bool:
         """Propagate once when posted; a fix-woken propagator needs this for its fixed variables."""

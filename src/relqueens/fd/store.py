@@ -57,6 +57,7 @@ class Model:
         "private",
         "props",
         "rows",
+        "slowwatch",
         "vars",
         "watch",
     )
@@ -72,6 +73,7 @@ class Model:
         self.watch: list[list[Propagator]] = []
         self.fixwatch: list[list[Propagator]] = []
         self.boundwatch: list[list[Propagator]] = []
+        self.slowwatch: list[list[Propagator]] = []
         self.props: list = []
         self.private: set[int] = set()
         self.groups: set[frozenset] = set()
@@ -101,6 +103,7 @@ class Model:
             self.watch.append([])
             self.fixwatch.append([])
             self.boundwatch.append([])
+            self.slowwatch.append([])
         elif kind == "alias":
             _, v, i = entry
             self.index[v] = i
@@ -128,7 +131,12 @@ class Model:
             self.props.append(entry)
         else:  # "prop"
             p = entry[1]
-            lists = self.fixwatch if p.on_fix else self.boundwatch if p.on_bounds else self.watch
+            if p.on_fix:
+                lists = self.fixwatch
+            elif p.slow:
+                lists = self.slowwatch
+            else:
+                lists = self.boundwatch if p.on_bounds else self.watch
             for i in set(p.vars):
                 lists[i].append(p)
             self.props.append(entry)
