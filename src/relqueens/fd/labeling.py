@@ -434,7 +434,7 @@ class Label(Goal):
         for v in values:
             D = store.D[:]
             D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
-            if fixpoint(D, {j}, model):
+            if fixpoint(D, {j}, store.current()):  # current: answers may have posted on the model
                 yield from self._solutions(S, store, D, idxs)
 
 

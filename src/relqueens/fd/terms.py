@@ -248,7 +248,8 @@ class Lin(Arith):
     )
 
     def __init__(self, terms: dict, const: int = 0) -> None:
-        self.terms = {v: c for v, c in terms.items() if c}
+        # a non-linear part stays even at coefficient 0: ``0 * (x % y)`` still needs y != 0
+        self.terms = {v: c for v, c in terms.items() if c or type(v) is Aux}
         self.const = const
 
     def __add__(self, other: object) -> Lin:
