@@ -213,6 +213,7 @@ def search(
         return
     cut = len(idxs) if exists_from is None else exists_from
     stride = _stride(len(D0))
+    wide = any(type(D0[i]) is not int for i in idxs)  # a Wide variable stays Wide during a search
     stack = [_node(D0[:], k, D0[idxs[k]], tid, None)]
     while stack:
         if budget is not None:
@@ -227,7 +228,7 @@ def search(
             if not rest:
                 stack.pop()
                 continue
-        if type(rest) is not int:
+        if wide and type(rest) is not int:
             bit, rest = _wide_piece(rest, first, order, branching)
         elif not enum:
             bit = _piece(rest, centre, first, order, branching)
@@ -235,7 +236,7 @@ def search(
             bit = _middle(rest, centre)
         else:
             bit = 1 << (rest.bit_length() - 1) if down else rest & -rest
-        if type(rest) is int:
+        if not wide or type(rest) is int:
             rest ^= bit
         if rest:
             top[2], top[6] = rest, False

@@ -113,8 +113,10 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
     boundwatch, slowwatch = model.boundwatch, model.slowwatch
     wide_steps = 0
     later: dict = {}  # slow propagators woken, run once the cheap ones are done
-    while queue or later:
+    while True:
         if not queue:
+            if not later:
+                return True
             p, i = later.popitem()
             if not p.propagate(D, off, queue, i):
                 return False
@@ -162,7 +164,6 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
                 return False
         for p in slowwatch[i]:
             later[p] = i
-    return True
 
 
 def narrow(D: list[int], queue: set[int], i: int, d: int | Wide) -> bool:
