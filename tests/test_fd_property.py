@@ -158,13 +158,13 @@ def assert_same_answers(got, expected):
     assert not missing and not extra, f"missing {sorted(missing)}, wrong {sorted(extra)}"
 
 
-def solve(model_items, build, n, candidates, extra_goals=(), **options):
+def solve(model_items, build, n, candidates):
     """Build the goals (in order), run the query and brute force: ``(answers, expected)``."""
     vs = vars(n)
     built = [build_common(item, vs) or build(item, vs) for item in model_items]
-    goals = [g for g, _ in built] + list(extra_goals)
+    goals = [g for g, _ in built]
     expected = brute(candidates, [c for _, c in built])
-    got = run(0, tuple(vs), *goals, **options)
+    got = run(0, tuple(vs), *goals)
     return got, expected
 
 
