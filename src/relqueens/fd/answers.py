@@ -89,14 +89,15 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator:
         return
     _check_pending(store)
     D = store.D
-    idx = store.current().index
-    found = (idx.get(v) for v in _term_vars(term))
-    shown = list(dict.fromkeys(i for i in found if i is not None and not fixed(D[i])))
-    skip = set(shown) | store.model.private
-    hidden = [i for i, d in enumerate(D) if not fixed(d) and i not in skip]
-    if not shown and not hidden:
+    private = store.model.private
+    open_ = {i for i, d in enumerate(D) if (d & (d - 1) if type(d) is int else d.lo != d.hi) and i not in private}
+    if not open_:  # the usual case after a labeling: nothing left to enumerate
         yield term
         return
+    idx = store.current().index
+    found = (idx.get(v) for v in _term_vars(term))
+    shown = list(dict.fromkeys(i for i in found if i in open_))
+    hidden = sorted(open_.difference(shown))
     for i in shown + hidden:
         check_finite(store, i, walk(store.model.vars[i], s))
     free = free_vars(S, store)
