@@ -328,8 +328,8 @@ class AllDistinct(Constraint):
     def post_on(self, posting: Posting) -> bool:
         atoms = [t.offset_var()[0] if isinstance(t, Lin) else t for t in self.terms]
         found = posting.indices(atoms, self)
-        if found is None or found is False:
-            return found is None
+        if type(found) is bool:
+            return found
         xs = [posting.as_index(t, self) if isinstance(t, Lin) else i for t, i in zip(self.terms, found)]
         if any(x is False for x in xs):
             return False
@@ -352,17 +352,17 @@ class Element(Constraint):
 
     def post_on(self, posting: Posting) -> bool:
         xs = posting.indices(self.xs, self)
-        if xs is None or xs is False:
-            return xs is None
+        if type(xs) is bool:
+            return xs
         D, off = posting.store.D, posting.store.model.off
         values = domain_of(v for x in xs for v in _values(D[x], off[x]))
         found = posting.indices((self.index,), self, interval(0, len(xs) - 1))
-        if found is None or found is False:
-            return found is None
+        if type(found) is bool:
+            return found
         (i,) = found
         found = posting.indices((self.value,), self, values)
-        if found is None or found is False:
-            return found is None
+        if type(found) is bool:
+            return found
         (v,) = found
         if not posting.within(i, interval(0, len(xs) - 1)):
             return False
@@ -381,11 +381,11 @@ class GlobalCardinality(Constraint):
         values = [v for v, _ in self.counts]
         allowed, n = domain_of(values), len(self.xs)
         xs = posting.indices(self.xs, self, allowed)
-        if xs is None or xs is False:
-            return xs is None
+        if type(xs) is bool:
+            return xs
         cs = posting.indices([c for _, c in self.counts], self, interval(0, n))
-        if cs is None or cs is False:
-            return cs is None
+        if type(cs) is bool:
+            return cs
         if not all(posting.within(x, allowed) for x in xs):
             return False
         if not all(posting.within(c, interval(0, n)) for c in cs):
@@ -410,8 +410,9 @@ class TuplesIn(Constraint):
         columns = [domain_of(col) for col in zip(*self.table)]
         for terms in self.tuples:
             xs = [posting.indices((t,), self, col) for t, col in zip(terms, columns)]
-            if any(x is None or x is False for x in xs):
-                return all(x is not False for x in xs)
+            unresolved = [x for x in xs if type(x) is bool]
+            if unresolved:
+                return all(unresolved)
             xs = [x[0] for x in xs]
             if not all(posting.within(x, col) for x, col in zip(xs, columns)):
                 return False
@@ -430,8 +431,8 @@ class Circuit(Constraint):
     def post_on(self, posting: Posting) -> bool:
         n = len(self.succ)
         xs = posting.indices(self.succ, self, interval(0, n - 1))
-        if xs is None or xs is False:
-            return xs is None
+        if type(xs) is bool:
+            return xs
         if not all(posting.within(x, interval(0, n - 1)) for x in xs):
             return False
         if n == 1:

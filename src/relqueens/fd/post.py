@@ -576,13 +576,14 @@ class Posting:
         self.queue.update(p.vars)
         return p.start(self.store.D, self.store.model.off, self.queue)
 
-    def indices(self, terms, c, implied: Domain | None = None) -> list[int] | bool | None:
+    def indices(self, terms, c, implied: Domain | None = None) -> list[int] | bool:
         """The FD indices of ``terms`` (integers get fixed stand-ins).
 
         A variable with no domain gets ``implied`` (the values the constraint
-        allows); without one, ``None`` is returned and ``c`` waits for the
-        variable's domain. ``False`` if a term is bound to something that is
-        not an integer.
+        allows); without one, ``c`` waits for the variable's domain and
+        ``True`` (posted, for now) is returned. ``False`` if a term is bound
+        to something that is not an integer. So a caller returns any ``bool``
+        it gets as its own result.
         """
         out = []
         for t in terms:
@@ -596,8 +597,7 @@ class Posting:
                         return False
                     i = self.store.index_of(w)
                 if i is None or type(self.store.D[i]) is Wide:
-                    self.wait(w, c)  # until it has a (finite, bitset) domain
-                    return None
+                    return self.wait(w, c)  # until it has a (finite, bitset) domain
                 out.append(i)
             else:
                 return False
