@@ -52,6 +52,7 @@ from cons import car, cdr
 from cons.core import ConsPair
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from relations import alwayso, nat, nevero, peano
 from unification import isvar
 
 from relqueens import (
@@ -158,13 +159,6 @@ def canon(results):
     return [canonical(a) for a in results]
 
 
-def peano(k):
-    t = 0
-    for _ in range(k):
-        t = ("s", t)
-    return t
-
-
 def _kfresh(f):
     """kanren has no ``fresh``: the lambda gets new kanren vars each time the goal runs."""
     n = len(inspect.signature(f).parameters)
@@ -225,25 +219,6 @@ def same_as_kanren(build, n=0):
     q, goals = build(RQ)
     assert_same(canon(answers(n, q, *goals)), expected)
     return expected
-
-
-# relations used by several tests, written with relqueens' @relation
-
-
-@relation
-def nat(n):
-    """n is a Peano numeral: 0, ('s', 0), ('s', ('s', 0)), ..."""
-    return conde([eq(n, 0)], [fresh(lambda m: [eq(n, ("s", m)), nat(m)])])
-
-
-@relation
-def alwayso():
-    return conde([succeed], [alwayso()])
-
-
-@relation
-def nevero():
-    return nevero()
 
 
 # --------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import pytest
 from cons import cons
 from kanren.constraints import neq as kanren_neq
 from kanren.core import Zzz as kanren_Zzz
+from relations import alwayso, nat, nevero, peano
 
 import relqueens.fd.labeling as labeling
 from relqueens import (
@@ -23,35 +24,11 @@ from relqueens import (
     queens,
     relation,
     run,
-    succeed,
     var,
     vars,
 )
 from relqueens.logic import State, Tail
 from relqueens.logic.state import extension, unify_into
-
-
-@relation
-def nato(n):
-    return conde([eq(n, 0)], [fresh(lambda m: [eq(n, ("s", m)), nato(m)])])
-
-
-@relation
-def alwayso():
-    return conde([succeed], [alwayso()])
-
-
-@relation
-def nevero():
-    return nevero()
-
-
-def peano(k):
-    t = 0
-    for _ in range(k):
-        t = ("s", t)
-    return t
-
 
 # -- unification ------------------------------------------------------------------
 
@@ -93,7 +70,7 @@ def test_kanren_and_relqueens_variables_are_one():
 
 def test_disjunction_is_fair():
     x, y, q = vars(3)
-    assert run(1, (x, y), membero(x, [1, 2]), nato(y), eq(x, 2)) == ((2, 0),)
+    assert run(1, (x, y), membero(x, [1, 2]), nat(y), eq(x, 2)) == ((2, 0),)
     assert run(5, q, conde([eq(q, False)], [eq(q, True)]), alwayso(), eq(q, True)) == (True,) * 5
     assert run(1, q, conde([nevero()], [eq(q, 1)])) == (1,)
     assert run(3, q, lany(nevero(), alwayso(), nevero())) == (q, q, q)
@@ -101,14 +78,14 @@ def test_disjunction_is_fair():
 
 def test_fair_with_labeling_in_the_conjunction():
     x, y = vars(2)
-    goals = (fd.in_(x, fd.interval(0, 1)), fd.label([x]), nato(y), eq(x, 1))
+    goals = (fd.in_(x, fd.interval(0, 1)), fd.label([x]), nat(y), eq(x, 1))
     assert run(1, (x, y), *goals) == ((1, 0),)
 
 
 def test_run_n_returns_after_n_answers_and_lazy_run_streams():
     q = var()
-    assert run(3, q, nato(q)) == (0, peano(1), peano(2))
-    stream = run(None, q, nato(q))
+    assert run(3, q, nat(q)) == (0, peano(1), peano(2))
+    stream = run(None, q, nat(q))
     assert [next(stream) for _ in range(4)][-1] == peano(3)
 
 
