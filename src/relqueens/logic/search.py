@@ -38,7 +38,7 @@ from typing import Any
 from .limits import current_budget
 from .state import State, as_state
 
-FOREIGN, STEP, CONJ, DISJ, LAZY, CALL, FRESH, DYNAMIC, STATES = range(9)
+FOREIGN, STEP, CONJ, DISJ, LAZY, CALL, FRESH, DYNAMIC, STATES, SCHEDULE = range(10)
 """What a goal is, for :func:`solve` (a goal's ``search_kind``):
 
 - ``STEP``: ``goal.step(S) -> bool`` extends the state ``S`` it owns, in place;
@@ -49,6 +49,9 @@ FOREIGN, STEP, CONJ, DISJ, LAZY, CALL, FRESH, DYNAMIC, STATES = range(9)
   ``goal.expand(S)`` builds a goal from the state;
 - ``STATES``: ``goal.states(S)``, a finite iterator of new states (labeling),
   searched depth first;
+- ``SCHEDULE``: ``goal.schedule(S, k, search)`` takes the thread over (its
+  state ``S`` and the rest of its goals ``k``) and hands the work it makes to
+  the :class:`Search` (tabling);
 - ``FOREIGN``: any other callable ``S -> iterable of states``.
 """
 
@@ -127,6 +130,33 @@ def _delegated_by_driven_frame() -> bool:
     return frame is _driving[-1] and frame.f_code.co_code[frame.f_lasti] == _SEND
 
 
+class Search:
+    """One run of :func:`solve`, as a ``SCHEDULE`` goal sees it: its queues, and room for its goals' data.
+
+    A thread is a state and a continuation ``k``, the goals still to run on
+    it as a linked list ``(goal, rest)`` ending in ``None``. ``tables`` is
+    ``None`` until a goal keeps something for the length of the search there
+    (tabling keeps its tables).
+    """
+
+    __slots__ = ("ready", "tables", "waiting")
+
+    def __init__(self, ready: list, waiting: deque) -> None:
+        self.ready, self.waiting, self.tables = ready, waiting, None
+
+    def now(self, S: State, k: tuple | None) -> None:
+        """Run the thread next (depth first)."""
+        self.ready.append((_RUN, S, k))
+
+    def later(self, S: State, k: tuple | None) -> None:
+        """Run the thread in turn, after the work already waiting."""
+        self.waiting.append((_RUN, S, k))
+
+    def each(self, states: Iterator[State], S: State, k: tuple | None) -> None:
+        """Run ``k`` on each state of ``states``, depth first; the iterator holds one reference to ``S``."""
+        self.ready.append((_PULL, states, (S, False, k)))
+
+
 def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
     """The states, extending ``S``, in which ``goal`` holds: the search, lazily.
 
@@ -140,11 +170,17 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
     budget = current_budget()
     ready: list = []  # depth-first work: forks and labelings, last in first out
     waiting: deque = deque()  # suspended work: relation calls and outside goals, in turn
-    item = (_RUN, S, (goal, None))
+    search = None  # made when a SCHEDULE goal first needs it
+    ready.append((_RUN, S, (goal, None)))
     while True:
+        if ready:
+            tag, S, k = item = ready.pop()
+        elif waiting:
+            tag, S, k = item = waiting.popleft()
+        else:
+            return
         if budget is not None:
             budget.tick()
-        tag, S, k = item
         if tag is _RESUME:
             g, k = k
             k = (g.expand(), k)
@@ -160,9 +196,6 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
                 S = next(it, None)
             if S is None:
                 k[0].refs -= 1  # the state the iterator read
-                item = _next(ready, waiting)
-                if item is None:
-                    return
                 continue
             k = k[2]
             if fair:
@@ -179,9 +212,6 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
             g = next(alternatives, None)
             if g is None:
                 S.refs -= 1
-                item = _next(ready, waiting)
-                if item is None:
-                    return
                 continue
             waiting.append(item)
             S.refs += 1
@@ -220,6 +250,11 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
             elif kind is LAZY:
                 ready.append((_MORE, S, (g.alternatives(), k)))
                 break
+            elif kind is SCHEDULE:
+                if search is None:
+                    search = Search(ready, waiting)
+                g.schedule(S, k, search)
+                break
             else:
                 if S.refs > 1:
                     S.refs -= 1
@@ -228,17 +263,6 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
                 break
         else:
             yield S
-        item = _next(ready, waiting)
-        if item is None:
-            return
-
-
-def _next(ready: list, waiting: deque):
-    if ready:
-        return ready.pop()
-    if waiting:
-        return waiting.popleft()
-    return None
 
 
 def _outside(g: Callable, S: State) -> Iterator:
