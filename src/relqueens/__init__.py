@@ -16,6 +16,7 @@ from .fd import DomainError, SearchLimit, SearchTrace, domain, interval, label
 from .fd.answers import Residual, run, run_all
 from .fd.terms import LVar, var, vars
 from .logic import (
+    Relation,
     Zzz,
     appendo,
     canonical,
@@ -24,6 +25,8 @@ from .logic import (
     conso,
     disj,
     eq,
+    fact,
+    facts,
     fail,
     fresh,
     heado,
@@ -37,6 +40,7 @@ from .logic import (
     relation,
     rembero,
     succeed,
+    tabled,
     tailo,
 )
 from .queens import complete, iter_queens, possible_columns, queens, queenso, symmetry_breako
@@ -49,6 +53,7 @@ __all__ = [
     "DomainError",
     "LVar",
     "PinError",
+    "Relation",
     "Residual",
     "SearchLimit",
     "SearchTrace",
@@ -64,6 +69,8 @@ __all__ = [
     "disj",
     "domain",
     "eq",
+    "fact",
+    "facts",
     "fail",
     "fd",
     "fresh",
@@ -87,6 +94,7 @@ __all__ = [
     "run_all",
     "succeed",
     "symmetry_breako",
+    "tabled",
     "tailo",
     "var",
     "vars",

@@ -26,6 +26,7 @@ from ..logic.reify import reify
 from ..logic.run import run as logic_run
 from ..logic.search import Goal
 from ..logic.state import State, isvar, walk
+from ..logic.tabling import Tabled
 from .domain import Domain, as_domain
 from .errors import DomainError
 from .labeling import check_finite, free_vars, search, solved_state
@@ -104,6 +105,9 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator:
     accept = partial(solved_state, S, store, free=free)
     for S2 in search(D, store, shown + hidden, exists_from=len(shown), trace=trace, accept=accept):
         yield reify(q, S2.data)
+
+
+Tabled.answers = staticmethod(labeled)  # a tabled relation's answers are labeled as run's are
 
 
 def _residual_answer(q: Any, S: State) -> tuple[Residual]:

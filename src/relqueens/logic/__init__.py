@@ -2,12 +2,15 @@
 
 microKanren-small: terms are kanren's (``unification`` variables, lists,
 tuples, ``cons`` pairs), goals are functions from a state to states, and the
-search interleaves disjunctions fairly without using Python's stack.
+search interleaves disjunctions fairly without using Python's stack. Fact
+tables (``Relation``, ``facts``) and tabled relations (``tabled``) live here
+too.
 """
 
 from unification import var, vars
 
 from .disequality import DisequalityStore, neq
+from .facts import Relation, fact, facts
 from .goals import Zzz, conde, conj, disj, eq, fail, fresh, lall, lany, relation, succeed
 from .limits import SearchLimit
 from .lists import appendo, conso, heado, itero, membero, nullo, permuteo, rembero, tailo
@@ -15,10 +18,12 @@ from .reify import canonical, reify
 from .run import run
 from .search import Goal, solve
 from .state import State, Tail, isvar, walk
+from .tabling import tabled
 
 __all__ = [
     "DisequalityStore",
     "Goal",
+    "Relation",
     "SearchLimit",
     "State",
     "Tail",
@@ -30,6 +35,8 @@ __all__ = [
     "conso",
     "disj",
     "eq",
+    "fact",
+    "facts",
     "fail",
     "fresh",
     "heado",
@@ -47,6 +54,7 @@ __all__ = [
     "run",
     "solve",
     "succeed",
+    "tabled",
     "tailo",
     "var",
     "vars",

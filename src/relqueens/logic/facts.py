@@ -1,0 +1,340 @@
+"""Fact tables: ``Relation``, ``fact`` and ``facts``, with an index on every argument position.
+
+The names and the calling convention are kanren's: ``parent = Relation()``,
+``facts(parent, ("Homer", "Bart"), ...)``, and ``parent(x, "Bart")`` is a
+goal. A call looks up only the rows that can match: among its arguments that
+are known (ground), it reads the smallest index bucket, and an FD variable
+with a domain keeps only the rows whose value is in the domain (read
+through a constraint store's ``domain(var)``, so this module needs nothing
+of the FD layer). One matching row extends the state in place; several are
+tried depth first, as a finite disjunction.
+
+>>> from relqueens import run, var
+>>> parent = Relation("parent")
+>>> facts(parent, ("Homer", "Bart"), ("Homer", "Lisa"), ("Abe", "Homer"))
+>>> x = var()
+>>> run(0, x, parent("Homer", x))
+('Bart', 'Lisa')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import count
+from typing import Any
+
+from unification.variable import LVarType
+
+from .goals import Eq, fail
+from .reify import reify
+from .search import DYNAMIC, STATES, STEP, Goal
+from .state import State, has_var, isvar, unify_state
+
+_NAMES = count()
+
+
+class Relation:
+    """A relation given by facts (rows of values), indexed on every argument position.
+
+    Rows hold numbers, strings and (nested) tuples of them; all rows of a
+    relation have one length, its arity, set by the first row. A row added
+    twice is kept once.
+
+    >>> edge = Relation("edge")
+    >>> facts(edge, (1, 2), (2, 3))
+    >>> len(edge), edge.arity, edge(1, 2)
+    (2, 2, edge(1, 2))
+    """
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name if name else f"_{next(_NAMES)}"
+        self.rows: list[tuple] = []
+        self.arity: int | None = None
+        self.index: list[dict[Any, list[tuple]]] = []
+        self._seen: set[tuple] = set()
+
+    def add_fact(self, *values: Any) -> None:
+        """Add one row (kanren's ``add_fact``)."""
+        self.add_facts([values])
+
+    def add_facts(self, rows: Iterable[Iterable[Any]]) -> None:
+        """Add rows, each a tuple or list of values: all of them, or none if one is bad."""
+        arity = self.arity
+        checked = []
+        for row in rows:
+            if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+                raise TypeError(f"{self.name}: a row is a tuple of values, got {row!r}")
+            row = tuple(row)
+            if arity is None:
+                arity = len(row)
+            elif len(row) != arity:
+                raise ValueError(
+                    f"{self.name}: the row {row!r} has {len(row)} values, but the rows of "
+                    f"{self.name} have {arity}"
+                )
+            for v in row:
+                _check_value(v, row, self.name)
+            checked.append(row)
+        if self.arity is None and arity is not None:
+            self.arity = arity
+            self.index = [{} for _ in range(arity)]
+        seen, index = self._seen, self.index
+        for row in checked:
+            if row not in seen:
+                seen.add(row)
+                self.rows.append(row)
+                for bucket, v in zip(index, row):
+                    bucket.setdefault(v, []).append(row)
+
+    def __call__(self, *args: Any) -> FactGoal:
+        if self.arity is not None and len(args) != self.arity:
+            raise TypeError(
+                f"{self.name} takes {self.arity} arguments (its rows have {self.arity} values), "
+                f"got {len(args)}"
+            )
+        return FactGoal(self, args)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __repr__(self) -> str:
+        return f"Relation({self.name!r}, {len(self.rows)} rows)"
+
+    def matching(self, keys: list, free: list, S: State) -> list[tuple]:
+        """The rows whose values are ``keys`` (``(position, value)`` pairs) and in the domains of ``free`` FD variables."""
+        if not keys:
+            rows = self.rows
+        elif len(keys) == 1:
+            p, v = keys[0]
+            rows = self.index[p].get(v, ())
+        else:
+            index = self.index
+            rows = min((index[p].get(v, ()) for p, v in keys), key=len)
+            rows = [r for r in rows if all(r[p] == v for p, v in keys)]
+        if S.constraints and free and rows:
+            rows = self._in_domains(rows, free, S, not keys)
+        return rows
+
+    def _in_domains(self, rows: list, free: list, S: State, scan: bool) -> list:
+        """``rows`` less those whose value for an FD variable is outside its domain."""
+        for store in S.constraints.values():
+            domain_of = getattr(store, "domain", None)
+            if not callable(domain_of):
+                continue
+            for p, v in free:
+                dom = domain_of(v)
+                if dom is None:
+                    continue
+                bucket = self.index[p]
+                size = _size(dom)
+                if scan and size is not None and size < len(bucket):
+                    rows = [r for value in dom for r in bucket.get(value, ())]
+                else:
+                    rows = [r for r in rows if r[p] in dom]
+                scan = False
+        return rows
+
+
+def _hashable(value: Any, p: int, name: str) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            f"{name}: argument {p} is {value!r}, which is unhashable; rows hold numbers, "
+            "strings and tuples"
+        ) from None
+    return value
+
+
+def _size(dom: Any) -> int | None:
+    try:
+        return len(dom)
+    except TypeError:  # an infinite domain
+        return None
+
+
+def _check_value(v: Any, row: tuple, name: str) -> None:
+    tv = type(v)
+    if tv is int or tv is str:
+        return
+    if tv is tuple:
+        for x in v:
+            _check_value(x, row, name)
+        return
+    if isvar(v):
+        raise TypeError(f"{name}: the row {row!r} holds the logic variable {v}; rows hold values")
+    try:
+        hash(v)
+    except TypeError:
+        raise TypeError(
+            f"{name}: the row {row!r} holds {v!r}, which is unhashable ({tv.__name__}); rows hold "
+            "numbers, strings and tuples"
+        ) from None
+
+
+class FactGoal(Goal):
+    """``relation(*args)``: the arguments unify with one of the relation's rows."""
+
+    __slots__ = ("args", "relation")
+    search_kind = DYNAMIC
+
+    def __init__(self, relation: Relation, args: tuple) -> None:
+        self.relation, self.args = relation, args
+
+    def expand(self, S: State) -> Goal:
+        rel = self.relation
+        if len(self.args) != rel.arity:
+            if rel.arity is None:
+                return fail  # no facts yet
+            raise TypeError(
+                f"{rel.name} takes {rel.arity} arguments (its rows have {rel.arity} values), "
+                f"got {len(self.args)}"
+            )
+        s = S.data
+        args, keys, places = [], [], []
+        simple = True  # whether a match only binds free variables (none repeats, no structure holds one)
+        for p, a in enumerate(self.args):
+            while type(type(a)) is LVarType:  # walk(a, s), inline: this loop is the hot one
+                b = s.get(a, a)
+                if b is a:
+                    break
+                a = b
+            args.append(a)
+            ta = type(a)
+            if ta is int or ta is str:
+                keys.append((p, a))
+            elif type(ta) is LVarType:
+                if places and a in [v for _, v in places]:
+                    simple = False
+                places.append((p, a))
+            else:
+                value = reify(a, s)
+                if has_var(value):
+                    simple = False
+                else:
+                    keys.append((p, _hashable(value, p, rel.name)))
+        rows = rel.matching(keys, places, S)
+        if not rows:
+            return fail
+        if len(rows) > 1:
+            return Rows(tuple(args), rows, places if simple else None)
+        if not simple:
+            return Eq(tuple(args), rows[0])
+        row = rows[0]
+        return Bind(tuple([v for _, v in places]), tuple([row[p] for p, _ in places]))
+
+    def __repr__(self) -> str:
+        return f"{self.relation.name}{self.args!r}"
+
+
+class Bind(Goal):
+    """Free variables ``vars`` take ``values`` (ground): unification, less the search for what to bind."""
+
+    __slots__ = ("values", "vars")
+    search_kind = STEP
+
+    def __init__(self, vars: tuple, values: tuple) -> None:
+        self.vars, self.values = vars, values
+
+    def step(self, S: State) -> bool:
+        if S.constraints:
+            return unify_state(self.vars, self.values, S)
+        d = S.data
+        for v, x in zip(self.vars, self.values):
+            d[v] = x
+        return True
+
+
+class Rows(Goal):
+    """``args`` (walked) unify with one of ``rows``: each row's state in turn, depth first."""
+
+    __slots__ = ("args", "places", "rows")
+    search_kind = STATES
+
+    def __init__(self, args: tuple, rows: list, places: list | None) -> None:
+        self.args, self.rows, self.places = args, rows, places
+
+    def states(self, S: State) -> Iterator[State]:
+        return matches(S, self.args, self.rows, self.places)
+
+
+def free_places(args: tuple) -> list[tuple[int, Any]] | None:
+    """``(position, variable)`` for the free variables among ``args`` (walked), when binding them is all a match does.
+
+    ``None`` when it is not: a variable repeats, or an argument is a
+    structure holding variables.
+
+    >>> from unification import var
+    >>> x, y = var(), var()
+    >>> free_places((x, 1, y)) == [(0, x), (2, y)], free_places((x, x)), free_places(((x, 1),))
+    (True, None, None)
+    """
+    places = []
+    for p, a in enumerate(args):
+        if isvar(a):
+            places.append((p, a))
+        elif type(a) is not int and type(a) is not str and has_var(a):
+            return None
+    if len(places) > 1 and len({v for _, v in places}) < len(places):
+        return None
+    return places
+
+
+def matches(
+    S: State, args: tuple, rows: Iterable[tuple], places: list | None
+) -> Iterator[State]:
+    """The states extending ``S`` (left as it is) where ``args`` unify with each row in turn.
+
+    ``args`` are walked, and every row is known to agree with their ground
+    parts (an index found it, or it answers this call pattern), so a row
+    only binds the variables at ``places`` (:func:`free_places`), or, when
+    ``places`` is ``None``, unifies.
+    """
+    if places is None:
+        for row in rows:
+            S2 = S.copy()
+            if unify_state(args, row, S2):
+                yield S2
+    elif S.constraints:
+        free = tuple([v for _, v in places])
+        for row in rows:
+            S2 = S.copy()
+            if unify_state(free, tuple([row[p] for p, _ in places]), S2):
+                yield S2
+    elif len(places) == 1:
+        s = S.data
+        ((p, v),) = places
+        for row in rows:
+            d = s.copy()
+            d[v] = row[p]
+            yield State(d)
+    else:
+        s = S.data
+        for row in rows:
+            d = s.copy()
+            for p, v in places:
+                d[v] = row[p]
+            yield State(d)
+
+
+def fact(relation: Relation, *values: Any) -> None:
+    """Add the row ``values`` to ``relation`` (kanren's ``fact``).
+
+    >>> r = Relation("r")
+    >>> fact(r, 1, "one")
+    >>> r.rows
+    [(1, 'one')]
+    """
+    relation.add_fact(*values)
+
+
+def facts(relation: Relation, *rows: Iterable[Any]) -> None:
+    """Add rows to ``relation``, each a tuple or list of values (kanren's ``facts``).
+
+    >>> r = Relation("r")
+    >>> facts(r, (1, 2), [2, 3])
+    >>> facts(r, *[(i, i + 1) for i in range(3, 6)])
+    >>> len(r)
+    5
+    """
+    relation.add_facts(rows)
