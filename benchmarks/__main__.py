@@ -1,9 +1,11 @@
-"""The benchmarks: ``python -m benchmarks [--suite queens|csp] [--quick] [--repeat R] [--out DIR]``.
+"""The benchmarks: ``python -m benchmarks [--suite queens|csp|tabling] [--quick] [--repeat R] [--out DIR]``.
 
 The default suite, ``queens``, is described here; ``--suite csp`` runs
 classic constraint problems against python-constraint, OR-tools CP-SAT and
 SWI-Prolog (``benchmarks.csp``; it writes ``csp.csv`` and no plots, and its
-``--only`` also takes problem names).
+``--only`` also takes problem names); ``--suite tabling`` runs recursive
+queries over facts against plain Python, pyDatalog and SWI-Prolog's tabling
+(``benchmarks.tabling``; it writes ``tabling.csv``).
 
 Every measurement runs in a fresh process (``benchmarks.worker``), and the
 contenders are interleaved round by round, so drift on the machine spreads
@@ -22,6 +24,7 @@ import sys
 from .csp.run import main as csp_main
 from .report import plot, print_report, targets, write_csv
 from .runner import Plan, run_plan
+from .tabling.run import main as tabling_main
 
 FULL = Plan(
     all={
@@ -56,8 +59,9 @@ QUICK = Plan(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    parser.add_argument("--suite", choices=("queens", "csp"), default="queens",
-                        help="N-queens (default) or classic constraint problems against peers")
+    parser.add_argument("--suite", choices=("queens", "csp", "tabling"), default="queens",
+                        help="N-queens (default), classic constraint problems against peers, or "
+                             "recursive queries over facts (tabling)")
     parser.add_argument("--quick", action="store_true",
                         help="small sizes (csp: the 3 smallest problems), one round: checks the "
                              "suite runs")
@@ -76,9 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     if repeat < 1:
         parser.error("--repeat must be at least 1")
     timeout = args.timeout or (30.0 if args.quick else 120.0)
-    if args.suite == "csp":
+    if args.suite in ("csp", "tabling"):
         args.repeat, args.timeout = repeat, timeout
-        return csp_main(args)
+        return (csp_main if args.suite == "csp" else tabling_main)(args)
     plan = QUICK if args.quick else FULL
     if args.only:
         plan = plan.only(set(args.only.split(",")))
