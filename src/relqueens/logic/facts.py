@@ -19,7 +19,7 @@ tried depth first, as a finite disjunction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import count
 from typing import Any
 
@@ -280,9 +280,7 @@ def free_places(args: tuple) -> list[tuple[int, Any]] | None:
     return places
 
 
-def matches(
-    S: State, args: tuple, rows: Iterable[tuple], places: list | None
-) -> Iterator[State]:
+def matches(S: State, args: tuple, rows: Sequence[tuple], places: list | None) -> Iterator[State]:
     """The states extending ``S`` (left as it is) where ``args`` unify with each row in turn.
 
     ``args`` are walked, and every row is known to agree with their ground
@@ -301,13 +299,6 @@ def matches(
             S2 = S.copy()
             if unify_state(free, tuple([row[p] for p, _ in places]), S2):
                 yield S2
-    elif len(places) == 1:
-        s = S.data
-        ((p, v),) = places
-        for row in rows:
-            d = s.copy()
-            d[v] = row[p]
-            yield State(d)
     else:
         s = S.data
         for row in rows:
