@@ -72,7 +72,8 @@ class State(ConstrainedState):
     def copy(self, data: dict | None = None) -> State:
         new = State.__new__(State)
         new.data = self.data.copy() if data is None else data
-        new.constraints = {k: c.copy() for k, c in self.constraints.items()}
+        stores = self.constraints
+        new.constraints = {k: c.copy() for k, c in stores.items()} if stores else {}
         new.refs = 1
         return new
 
