@@ -191,7 +191,7 @@ class FactGoal(Goal):
                 f"got {len(self.args)}"
             )
         s = S.data
-        args, keys, places = [], [], []
+        keys, places = [], []
         simple = True  # whether a match only binds free variables (none repeats, no structure holds one)
         for p, a in enumerate(self.args):
             while type(type(a)) is LVarType:  # walk(a, s), inline: this loop is the hot one
@@ -199,7 +199,6 @@ class FactGoal(Goal):
                 if b is a:
                     break
                 a = b
-            args.append(a)
             ta = type(a)
             if ta is int or ta is str:
                 keys.append((p, a))
@@ -213,13 +212,17 @@ class FactGoal(Goal):
                     simple = False
                 else:
                     keys.append((p, _hashable(value, p, rel.name)))
-        rows = rel.matching(keys, places, S)
+        if len(keys) == 1 and not S.constraints:  # the usual case, without the call
+            p, value = keys[0]
+            rows = rel.index[p].get(value, ())
+        else:
+            rows = rel.matching(keys, places, S)
         if not rows:
             return fail
         if len(rows) > 1:
-            return Rows(tuple(args), rows, places if simple else None)
+            return Rows(self.args, rows, places if simple else None)
         if not simple:
-            return Eq(tuple(args), rows[0])
+            return Eq(self.args, rows[0])
         row = rows[0]
         return Bind(tuple([v for _, v in places]), tuple([row[p] for p, _ in places]))
 
@@ -246,16 +249,43 @@ class Bind(Goal):
 
 
 class Rows(Goal):
-    """``args`` (walked) unify with one of ``rows``: each row's state in turn, depth first."""
+    """``args`` unify with one of ``rows``: each row's state in turn, depth first.
+
+    Every row is known to agree with the ground parts of ``args`` (an index
+    found it, or it answers this call pattern), so a row only binds the free
+    variables at ``places`` (:func:`free_places`), or, when ``places`` is
+    ``None``, unifies.
+    """
 
     __slots__ = ("args", "places", "rows")
     search_kind = STATES
 
-    def __init__(self, args: tuple, rows: list, places: list | None) -> None:
+    def __init__(self, args: tuple, rows: Sequence[tuple], places: list | None) -> None:
         self.args, self.rows, self.places = args, rows, places
 
     def states(self, S: State) -> Iterator[State]:
-        return matches(S, self.args, self.rows, self.places)
+        """The states extending ``S`` (left as it is), one a row."""
+        args, places = self.args, self.places
+        if places is None:
+            for row in self.rows:
+                S2 = S.copy()
+                if unify_state(args, row, S2):
+                    yield S2
+        elif S.constraints:
+            free = tuple([v for _, v in places])
+            for row in self.rows:
+                S2 = S.copy()
+                if unify_state(free, tuple([row[p] for p, _ in places]), S2):
+                    yield S2
+        else:
+            s, new = S.data, State.__new__
+            for row in self.rows:
+                d = s.copy()
+                for p, v in places:
+                    d[v] = row[p]
+                S2 = new(State)
+                S2.data, S2.constraints, S2.refs = d, {}, 1
+                yield S2
 
 
 def free_places(args: tuple) -> list[tuple[int, Any]] | None:
@@ -278,34 +308,6 @@ def free_places(args: tuple) -> list[tuple[int, Any]] | None:
     if len(places) > 1 and len({v for _, v in places}) < len(places):
         return None
     return places
-
-
-def matches(S: State, args: tuple, rows: Sequence[tuple], places: list | None) -> Iterator[State]:
-    """The states extending ``S`` (left as it is) where ``args`` unify with each row in turn.
-
-    ``args`` are walked, and every row is known to agree with their ground
-    parts (an index found it, or it answers this call pattern), so a row
-    only binds the variables at ``places`` (:func:`free_places`), or, when
-    ``places`` is ``None``, unifies.
-    """
-    if places is None:
-        for row in rows:
-            S2 = S.copy()
-            if unify_state(args, row, S2):
-                yield S2
-    elif S.constraints:
-        free = tuple([v for _, v in places])
-        for row in rows:
-            S2 = S.copy()
-            if unify_state(free, tuple([row[p] for p, _ in places]), S2):
-                yield S2
-    else:
-        s = S.data
-        for row in rows:
-            d = s.copy()
-            for p, v in places:
-                d[v] = row[p]
-            yield State(d)
 
 
 def fact(relation: Relation, *values: Any) -> None:

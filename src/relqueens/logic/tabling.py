@@ -38,7 +38,7 @@ from cons import cons
 from cons.core import ConsPair
 from unification.variable import LVarType
 
-from .facts import free_places, matches
+from .facts import Rows, free_places
 from .goals import Fresh, as_goal
 from .reify import reify
 from .search import SCHEDULE, Goal, Search
@@ -140,15 +140,28 @@ def _build(key: Any, fresh: list) -> Any:
 def reified(args: tuple, S: State) -> tuple:
     """``args`` reified in state ``S``: the answer a producer's state gives, when no constraint store has more to say."""
     s = S.data
-    out = []
-    for a in args:
+    out = list(args)
+    for i, a in enumerate(args):
         while type(type(a)) is LVarType:  # walk(a, s), inline: this loop is the hot one
             b = s.get(a, a)
             if b is a:
                 break
             a = b
-        out.append(a if type(a) is int or type(a) is str else reify(a, s))
+        out[i] = a if type(a) is int or type(a) is str else reify(a, s)
     return tuple(out)
+
+
+@functools.cache
+def argument_class(base: type) -> type:
+    """``base`` (the class of fresh variables), hashed by identity: the class of a producer's arguments.
+
+    A variable's hash is by its name, so that kanren's wrappers of a variable
+    find its bindings; a producer's arguments never meet a wrapper, and are
+    one object per name (kanren's registry of names), so hashing them by
+    identity is as sound, and cheaper: they are looked up on every step of
+    the producer's threads.
+    """
+    return type(f"Tabled{base.__name__}", (base,), {"__slots__": (), "__hash__": object.__hash__})
 
 
 class Table:
@@ -226,7 +239,7 @@ class Consume(Goal):
         answers = self.table.answers[lo:hi]
         if self.table.open:
             answers = [a.term() if type(a) is _Open else a for a in answers]
-        return matches(S, args, answers, free_places(args))
+        return Rows(args, answers, free_places(args)).states(S)
 
 
 class Record(Goal):
@@ -265,7 +278,7 @@ class TabledCall(Goal):
         table = tables.get(key)
         if table is None:
             table = tables[key] = Table(search)
-            make = Fresh.make_var
+            make = argument_class(Fresh.make_var)
             args = build(key[1], [make() for _ in range(len(holes))])
             body = as_goal(self.relation.fn(*args), self.relation.fn)
             search.later(State(), (body, (Record(table, args), None)))
