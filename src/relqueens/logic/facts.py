@@ -27,7 +27,7 @@ from unification.variable import LVarType
 
 from .goals import Eq, fail
 from .reify import reify
-from .search import DYNAMIC, STATES, STEP, Goal
+from .search import DYNAMIC, SCHEDULE, STEP, Goal, Search
 from .state import State, has_var, isvar, unify_state
 
 _NAMES = count()
@@ -249,7 +249,7 @@ class Bind(Goal):
 
 
 class Rows(Goal):
-    """``args`` unify with one of ``rows``: each row's state in turn, depth first.
+    """``args`` unify with one of ``rows``: each row's state in turn, depth first (run by the search).
 
     Every row is known to agree with the ground parts of ``args`` (an index
     found it, or it answers this call pattern), so a row only binds the free
@@ -258,10 +258,20 @@ class Rows(Goal):
     """
 
     __slots__ = ("args", "places", "rows")
-    search_kind = STATES
+    search_kind = SCHEDULE
 
     def __init__(self, args: tuple, rows: Sequence[tuple], places: list | None) -> None:
         self.args, self.rows, self.places = args, rows, places
+
+    def schedule(self, S: State, k: tuple | None, search: Search) -> None:
+        """Try the rows depth first; or, when the thread's one goal left can take rows (a table's
+        recording of answers), hand them over without making a state per row."""
+        if k is not None and k[1] is None and self.places is not None and not S.constraints:
+            take = getattr(k[0], "take_rows", None)
+            if take is not None and take(S, self.places, self.rows):
+                S.refs -= 1
+                return
+        search.each(self.states(S), S, k)
 
     def states(self, S: State) -> Iterator[State]:
         """The states extending ``S`` (left as it is), one a row."""

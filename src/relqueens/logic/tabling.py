@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cons import cons
@@ -228,18 +228,15 @@ class Consume(Goal):
         table = self.table
         n = len(table.answers)
         if self.seen < n:
-            S.refs += 1  # the pass's reference; the parked consumer keeps the thread's
-            search.each(self._states(S, self.seen, n), S, k)
+            s = S.data
+            args = tuple([walk(a, s) for a in self.args])
+            answers = table.answers[self.seen : n]
+            if table.open:
+                answers = [a.term() if type(a) is _Open else a for a in answers]
+            S.refs += 1  # the reading's reference; the parked consumer keeps the thread's
+            Rows(args, answers, free_places(args)).schedule(S, k, search)
             self.seen = n
         table.parked.append((self, S, k))
-
-    def _states(self, S: State, lo: int, hi: int) -> Iterator[State]:
-        s = S.data
-        args = tuple(walk(a, s) for a in self.args)
-        answers = self.table.answers[lo:hi]
-        if self.table.open:
-            answers = [a.term() if type(a) is _Open else a for a in answers]
-        return Rows(args, answers, free_places(args)).states(S)
 
 
 class Record(Goal):
@@ -258,6 +255,28 @@ class Record(Goal):
         else:
             self.table.add(reified(self.args, S))
         S.refs -= 1
+
+    def take_rows(self, S: State, places: list, rows: Sequence[tuple]) -> bool:
+        """Record the answers of ``S`` extended by each row's bindings at ``places``, if that is simple.
+
+        It is when each argument is known in ``S`` (a number or a string) or is
+        one of the variables the rows bind; ``False`` otherwise (nothing done).
+        """
+        s = S.data
+        where = {v: p for p, v in places}
+        spec = []  # (True, position in the row) or (False, value)
+        for a in self.args:
+            a = walk(a, s)
+            if type(a) is int or type(a) is str:
+                spec.append((False, a))
+            elif isvar(a) and a in where:
+                spec.append((True, where[a]))
+            else:
+                return False
+        add = self.table.add
+        for row in rows:
+            add(tuple([row[x] if at_row else x for at_row, x in spec]))
+        return True
 
 
 class TabledCall(Goal):
