@@ -94,8 +94,11 @@ def test_tabled_closure_is_the_fixpoint_in_all_four_modes(graph, as_facts):
 
     expected = closure(edges)
     x, y = vars(2)
+    low = fd.interval(0, n // 2)
     for patho in closures(edge):
         assert exactly(run(0, (x, y), patho(x, y)), expected)
+        assert exactly(run(0, (x, y), fd.in_(y, low), patho(x, y)), {(a, b) for a, b in expected if b in low})
+        assert exactly(run(0, (x, y), patho(x, y), x <= n // 2), {(a, b) for a, b in expected if a in low})
         for a in range(n + 1):  # node n is in no edge
             assert exactly(run(0, y, patho(a, y)), {b for s, b in expected if s == a})
             assert exactly(run(0, x, patho(x, a)), {s for s, b in expected if b == a})
@@ -192,6 +195,20 @@ def test_answers_with_variables_are_renamed_apart():
     a, b, c, d = vars(4)
     assert run(0, (a, b), sameo(a, b)) == ((a, a),) or len(run(0, (a, b), sameo(a, b))) == 1
     assert run(0, (b, d), sameo(a, b), sameo(c, d), eq(a, 1), eq(c, 2)) == ((1, 2),)
+
+
+def test_an_argument_no_row_binds_stays_free_in_the_answers():
+    edge = graph_facts([(0, 1), (0, 2), (1, 2)])
+
+    @tabled
+    def has_edgeo(x, anything):
+        return fresh(lambda z: edge(x, z))
+
+    x, y = vars(2)
+    found = run(0, (x, y), has_edgeo(x, y))
+    assert len(found) == 2 and {a for a, _ in found} == {0, 1}
+    assert all(b is not y and type(b) is not int for _, b in found)  # a variable of the answer's own
+    assert run(0, y, has_edgeo(0, y), eq(y, 5)) == (5,)
 
 
 def test_tables_live_for_one_run():
