@@ -263,19 +263,26 @@ class Record(Goal):
         one of the variables the rows bind; ``False`` otherwise (nothing done).
         """
         s = S.data
-        where = {v: p for p, v in places}
-        spec = []  # (True, position in the row) or (False, value)
+        answer, slots = [], []  # the answer, and (index in it, position in a row) to fill
         for a in self.args:
-            a = walk(a, s)
-            if type(a) is int or type(a) is str:
-                spec.append((False, a))
-            elif isvar(a) and a in where:
-                spec.append((True, where[a]))
+            while type(type(a)) is LVarType:  # walk(a, s), inline
+                b = s.get(a, a)
+                if b is a:
+                    p = next((p for p, v in places if v is a), None)
+                    if p is None:
+                        return False
+                    slots.append((len(answer), p))
+                    break
+                a = b
             else:
-                return False
+                if type(a) is not int and type(a) is not str:
+                    return False
+            answer.append(a)
         add = self.table.add
         for row in rows:
-            add(tuple([row[x] if at_row else x for at_row, x in spec]))
+            for i, p in slots:
+                answer[i] = row[p]
+            add(tuple(answer))
         return True
 
 
