@@ -23,14 +23,16 @@ SETTLED = ("not-available", "no-model", "error", "skipped", "timeout")
 """Outcomes that another round would not change: the pair is not run again."""
 
 
-def run_one(contender: str, problem: str, timeout: float) -> dict:
+def run_one(contender: str, problem: str, timeout: float,
+            worker: str = "benchmarks.csp.worker") -> dict:
     """Measure once in a fresh interpreter: the worker's JSON, or ``timeout`` or ``error``.
 
-    The worker runs in a session of its own, so a timeout kills it together
-    with any solver process it started (``swipl``).
+    The worker (a module run with ``-m``; the tabling suite has its own) runs
+    in a session of its own, so a timeout kills it together with any solver
+    process it started (``swipl``).
     """
     proc = subprocess.Popen(
-        [sys.executable, "-m", "benchmarks.csp.worker", contender, problem],
+        [sys.executable, "-m", worker, contender, problem],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )
     try:

@@ -7,16 +7,12 @@ contender and problem names.
 from __future__ import annotations
 
 import csv
-import json
-import os
-import signal
-import subprocess
 import sys
 from argparse import Namespace
 from pathlib import Path
 from typing import TextIO
 
-from ..csp.run import describe, summarise
+from ..csp.run import describe, run_one, summarise
 from .contenders import CONTENDERS
 from .problems import FULL, PROBLEMS, QUICK
 
@@ -25,22 +21,6 @@ TARGETS = (
     ("pydatalog", 1.0, "relqueens / pyDatalog"),
 )
 """relqueens' time over a peer's on each closure problem, and the most it may be."""
-
-
-def run_one(contender: str, problem: str, timeout: float) -> dict:
-    """One measurement in a fresh interpreter (its own session, so a timeout ends swipl too)."""
-    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.tabling.worker", contender, problem],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return {"status": "timeout"}
-    if proc.returncode:
-        return {"status": "error", "detail": (err.strip().splitlines() or ["?"])[-1]}
-    return json.loads(out.strip().splitlines()[-1])
 
 
 def run_suite(problems: list[str], contenders: list[str], repeat: int, timeout: float,
@@ -54,7 +34,7 @@ def run_suite(problems: list[str], contenders: list[str], repeat: int, timeout: 
                 done = runs.setdefault((problem, contender), [])
                 if done and done[0]["status"] != "ok":
                     continue
-                done.append(run_one(contender, problem, timeout))
+                done.append(run_one(contender, problem, timeout, "benchmarks.tabling.worker"))
                 log.write(f"  {problem:12} {contender:16} {describe(done[-1])}\n")
                 log.flush()
     return {key: summarise(ms) for key, ms in runs.items()}
