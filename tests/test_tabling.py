@@ -211,6 +211,40 @@ def test_an_argument_no_row_binds_stays_free_in_the_answers():
     assert run(0, y, has_edgeo(0, y), eq(y, 5)) == (5,)
 
 
+def test_a_consumer_reads_the_answers_it_adds_to_its_own_table():
+    lefto, _ = closures(graph_facts([(0, 1), (1, 2), (2, 0)]))
+    x, y = vars(2)
+    assert exactly(run(0, (x, y), lefto(x, y)), itertools.product(range(3), repeat=2))
+
+
+def test_joins_in_a_tabled_body_fall_back_where_they_must():
+    edge = graph_facts([(0, 1), (1, 2), (2, 0), (2, 2)])
+    label = Relation("label")
+    facts(label, (0, "a"), (1, "b"), (2, ("c", 1)))
+
+    @tabled
+    def labelled_stepo(x, name):  # a join (edge, then label) after a recursive call
+        return conde([label(x, name)],
+                     [fresh(lambda z, w: [labelled_stepo(z, w), edge(z, x), label(x, name)])])
+
+    @tabled
+    def loopo(x, y):  # a goal after the join that takes no rows: states after all
+        return conde([edge(x, y)], [fresh(lambda z: [loopo(x, z), edge(z, z), eq(y, z)])])
+
+    @tabled
+    def sameo(x, y):
+        return eq(x, y)
+
+    @tabled
+    def fromo(x, y):  # answers with variables are no index keys
+        return fresh(lambda z: [sameo(z, x), edge(z, y)])
+
+    x, y = vars(2)
+    assert exactly(run(0, (x, y), labelled_stepo(x, y)), {(0, "a"), (1, "b"), (2, ("c", 1))})
+    assert exactly(run(0, (x, y), loopo(x, y)), {(0, 1), (1, 2), (2, 0), (2, 2)})
+    assert exactly(run(0, (x, y), fromo(x, y)), {(0, 1), (1, 2), (2, 0), (2, 2)})
+
+
 def test_tables_live_for_one_run():
     edge = graph_facts([(0, 1)])
     lefto, _ = closures(edge)

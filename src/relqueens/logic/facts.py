@@ -226,8 +226,64 @@ class FactGoal(Goal):
         row = rows[0]
         return Bind(tuple([v for _, v in places]), tuple([row[p] for p, _ in places]))
 
+    def take_rows(self, S: State, places: list, rows: Sequence[tuple], k: tuple | None) -> bool:
+        """Join: each row (binding ``places`` in ``S``) extended by this goal's matching rows, handed on.
+
+        The goal after this one must take rows too (a table's recording);
+        ``False``, with nothing done, when it cannot, or when this goal's
+        arguments are not simple (a structure, a repeated variable, no known
+        value to look up, a row's value that is not a plain key).
+        """
+        take = None if k is None else getattr(k[0], "take_rows", None)
+        rel = self.relation
+        if take is None or len(self.args) != rel.arity or not rows:
+            return False
+        s = S.data
+        keys, from_row, out = [], [], []  # (position, value), (position, place in a row), (position, var)
+        for i, a in enumerate(self.args):
+            while type(type(a)) is LVarType:  # walk(a, s), inline
+                b = s.get(a, a)
+                if b is a:
+                    break
+                a = b
+            if type(a) is int or type(a) is str:
+                keys.append((i, a))
+            elif type(type(a)) is not LVarType:
+                return False
+            else:
+                at = next((p for p, v in places if v is a), None)
+                if at is not None:
+                    from_row.append((i, at))
+                elif any(v is a for _, v in out):
+                    return False
+                else:
+                    out.append((i, a))
+        if not keys and not from_row:
+            return False
+        index, width = rel.index, len(rows[0])
+        joined = []
+        for row in rows:
+            found = keys + [(i, row[at]) for i, at in from_row]
+            for _, value in found:
+                if type(value) is not int and type(value) is not str and not _plain(value):
+                    return False
+            (i, value), rest = found[0], found[1:]
+            for match in index[i].get(value, ()):
+                if all(match[j] == v for j, v in rest):
+                    joined.append(row + match)
+        return take(S, places + [(width + i, v) for i, v in out], joined, k[1])
+
     def __repr__(self) -> str:
         return f"{self.relation.name}{self.args!r}"
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` can be looked up in an index: hashable, and holding no variable."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return not has_var(value)
 
 
 class Bind(Goal):
@@ -264,11 +320,11 @@ class Rows(Goal):
         self.args, self.rows, self.places = args, rows, places
 
     def schedule(self, S: State, k: tuple | None, search: Search) -> None:
-        """Try the rows depth first; or, when the thread's one goal left can take rows (a table's
-        recording of answers), hand them over without making a state per row."""
-        if k is not None and k[1] is None and self.places is not None and not S.constraints:
+        """Try the rows depth first; or, when the goals left can take rows (fact goals, then a
+        table's recording of answers), hand them over without making a state per row."""
+        if k is not None and self.places is not None and not S.constraints:
             take = getattr(k[0], "take_rows", None)
-            if take is not None and take(S, self.places, self.rows):
+            if take is not None and take(S, self.places, self.rows, k[1]):
                 S.refs -= 1
                 return
         search.each(self.states(S), S, k)

@@ -236,7 +236,10 @@ class Consume(Goal):
             S.refs += 1  # the reading's reference; the parked consumer keeps the thread's
             Rows(args, answers, free_places(args)).schedule(S, k, search)
             self.seen = n
-        table.parked.append((self, S, k))
+        if len(table.answers) > n:  # answers came while it read (taken into this very table)
+            search.later(S, (self, k))
+        else:
+            table.parked.append((self, S, k))
 
 
 class Record(Goal):
@@ -256,12 +259,14 @@ class Record(Goal):
             self.table.add(reified(self.args, S))
         S.refs -= 1
 
-    def take_rows(self, S: State, places: list, rows: Sequence[tuple]) -> bool:
+    def take_rows(self, S: State, places: list, rows: Sequence[tuple], k: tuple | None) -> bool:
         """Record the answers of ``S`` extended by each row's bindings at ``places``, if that is simple.
 
         It is when each argument is known in ``S`` (a number or a string) or is
         one of the variables the rows bind; ``False`` otherwise (nothing done).
         """
+        if k is not None:
+            return False
         s = S.data
         answer, slots = [], []  # the answer, and (index in it, position in a row) to fill
         for a in self.args:
