@@ -215,7 +215,10 @@ class Consume(Goal):
     """A call's reading of a table: each answer unified with the call's arguments, in order.
 
     Run by the search (``SCHEDULE``), it hands the answers it has not read
-    to a depth-first pass, then parks on the table until a new one comes.
+    to a depth-first pass (or, when the goals after it can take rows, joins
+    them straight into a table: :meth:`relqueens.logic.facts.Rows.schedule`),
+    then parks on the table until a new one comes; if new ones came while it
+    read, it takes its turn again instead.
     """
 
     __slots__ = ("args", "seen", "table")
@@ -352,6 +355,7 @@ class Tabled:
         simple = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
         self.arity = len(self.signature.parameters) if simple else None
         self.fn = fn
+        self.__name__ = getattr(fn, "__name__", type(fn).__name__)
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> TabledCall:
