@@ -144,10 +144,6 @@ class Search:
     def __init__(self, ready: list, waiting: deque) -> None:
         self.ready, self.waiting, self.tables = ready, waiting, None
 
-    def now(self, S: State, k: tuple | None) -> None:
-        """Run the thread next (depth first)."""
-        self.ready.append((_RUN, S, k))
-
     def later(self, S: State, k: tuple | None) -> None:
         """Run the thread in turn, after the work already waiting."""
         self.waiting.append((_RUN, S, k))
