@@ -26,6 +26,7 @@ from ..logic.state import State, isvar
 from .domain import Domain, Wide, as_domain
 from .errors import DomainError
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
+from .relaxation import INFEASIBLE, relaxations
 from .store import FDStore, is_int, store_of, walk
 from .terms import Lin, Relation, var
 from .trace import BRANCH, FAILED, SOLUTION, SearchTrace
@@ -409,15 +410,30 @@ class Label(Goal):
             best[:] = [low(D[j], off)]
             return False  # keep searching, for better
 
+        relaxed = relaxations(model, j, sense, store.D, model.off)
+        if relaxed is None:
+            return
+        const, bounds = relaxed
+
         def tighten(D: list[int]) -> bool:
-            if not best:
-                return True
-            d = D[j]
-            nd = keep_le(d, off, best[0] - 1) if sense == "min" else keep_ge(d, off, best[0] + 1)
-            if nd == d:
+            d = nd = D[j]
+            if best:
+                nd = keep_le(d, off, best[0] - 1) if sense == "min" else keep_ge(d, off, best[0] + 1)
+            queue = {j}
+            for r in bounds:  # each bounds sign * objective from below, and prunes under its top
+                b = r.bound(D, model.off)
+                if b is INFEASIBLE:
+                    return False
+                nd = keep_ge(nd, off, const + b) if sense == "min" else keep_le(nd, off, -const - b)
+                if not nd:
+                    return False
+                top = high(nd, off) if sense == "min" else -low(nd, off)
+                if type(top) is int and not r.prune(D, model.off, top - const, queue):
+                    return False
+            if nd == d and len(queue) == 1:
                 return True
             D[j] = nd
-            return bool(nd) and fixpoint(D, {j}, model)
+            return bool(nd) and fixpoint(D, queue, model)
 
         bound = search(
             store.D, store, idxs, self.select, self.order, accept=record, branching=self.branching, prune=tighten
@@ -426,17 +442,18 @@ class Label(Goal):
             pass
         if not best:
             return
+        optimum = best.pop()  # from here on, tighten bounds by the objective's own domain
         d0 = store.D[j]
         if type(d0) is int:
-            values = [v for v in Domain(d0, off) if (v >= best[0] if sense == "min" else v <= best[0])]
+            values = [v for v in Domain(d0, off) if (v >= optimum if sense == "min" else v <= optimum)]
             values.sort(reverse=sense == "max")
         else:
-            values = range(best[0], d0.hi + 1) if sense == "min" else range(best[0], d0.lo - 1, -1)
+            values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)
         for v in values:
             D = store.D[:]
             D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
             if fixpoint(D, {j}, store.current()):  # current: answers may have posted on the model
-                yield from self._solutions(S, store, D, idxs)
+                yield from self._solutions(S, store, D, idxs, prune=tighten)
 
 
 def label(
