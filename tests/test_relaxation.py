@@ -77,7 +77,8 @@ def test_hungarian_is_the_cheapest_assignment_and_its_reduced_costs_bound_each_c
     if best is None:
         assert result is None
         return
-    total, u, v = result
+    total, u, v, chosen = result
+    assert sum(costs[r][k] for r, k in enumerate(chosen)) == total
     assert total == best == sum(u) + sum(v.values())
     for r, row in enumerate(costs):
         for k, c in row.items():

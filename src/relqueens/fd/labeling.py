@@ -80,6 +80,12 @@ def _stride(n: int) -> int:
     return 1 if n <= COPY_LIMIT else max(2, n // 64)
 
 
+def _guided(guide: Callable, i: int, rest: int, o: int) -> int:
+    """The bit of the value ``guide`` names for variable ``i`` if ``rest`` still has it, else 0."""
+    v = guide(i)
+    return 0 if v is None or v < o else rest & (1 << (v - o))
+
+
 def _rebuild(path: tuple | None, D0: list[int], model) -> list[int]:
     """The domains after the choices of ``path``, replayed from the last copy kept on it."""
     replay = []
@@ -187,6 +193,7 @@ def search(
     accept: Callable | None = None,
     branching: str = "enum",
     prune: Callable | None = None,
+    guide: Callable | None = None,
 ) -> Iterator:
     """Yield every domain list, reachable by labeling ``idxs``, where they are all fixed.
 
@@ -198,6 +205,8 @@ def search(
     as if ``D`` had failed (so an existence check looks for another witness).
     ``prune(D)``, called on a node's domains before each branch, may narrow
     them (and propagate) or return ``False`` to cut the node (branch and bound).
+    ``guide(i)`` (``enum`` only) may name the value of variable ``i`` to try
+    first at a node (a relaxation's solution), or ``None``.
     """
     choose = SELECTORS[select]
     enum, down, mid = branching == "enum", order == "down", order == "mid"
@@ -233,6 +242,8 @@ def search(
             bit, rest = _wide_piece(rest, first, order, branching)
         elif not enum:
             bit = _piece(rest, centre, first, order, branching)
+        elif first and guide is not None and (g := _guided(guide, i, rest, model.off[i])):
+            bit = g
         elif mid:
             bit = _middle(rest, centre)
         else:
@@ -435,8 +446,16 @@ class Label(Goal):
             D[j] = nd
             return bool(nd) and fixpoint(D, queue, model)
 
+        def guide(i: int) -> int | None:
+            for r in bounds:
+                v = r.solution(i)
+                if v is not None:
+                    return v
+            return None
+
         bound = search(
-            store.D, store, idxs, self.select, self.order, accept=record, branching=self.branching, prune=tighten
+            store.D, store, idxs, self.select, self.order, accept=record, branching=self.branching,
+            prune=tighten, guide=guide if bounds and self.branching == "enum" else None,
         )
         for _ in bound:  # every solution is recorded and rejected: the search goes on for a better one
             pass

@@ -113,8 +113,14 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
     boundwatch, slowwatch = model.boundwatch, model.slowwatch
     wide_steps = 0
     later: dict = {}  # slow propagators woken, run once the cheap ones are done
+    batch: dict = {}  # batched propagators woken, run once the variable queue is empty
     while True:
         if not queue:
+            if batch:
+                p, i = batch.popitem()
+                if not p.propagate(D, off, queue, i):
+                    return False
+                continue
             if not later:
                 return True
             p, i = later.popitem()
@@ -160,7 +166,9 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
             if not p.propagate(D, off, queue, i):
                 return False
         for p in boundwatch[i]:
-            if not p.propagate(D, off, queue, i):
+            if p.batched:
+                batch[p] = i
+            elif not p.propagate(D, off, queue, i):
                 return False
         for p in slowwatch[i]:
             later[p] = i
@@ -200,6 +208,8 @@ class Propagator(ABC):
     __slots__ = ("source", "vars")
     on_fix = False
     on_bounds = False
+    batched = False
+    """A batched bound-woken propagator (a long sum) runs once for all the changes queued before it."""
     slow = False
     """A slow propagator (a matching, a table) runs after the cheap ones, once per round."""
 
@@ -271,12 +281,15 @@ class Linear(Propagator):
     variable is left open and checks when none is.
     """
 
-    __slots__ = ("k", "on_bounds", "op", "terms")
+    __slots__ = ("batched", "k", "on_bounds", "op", "terms")
+    LONG = 5
+    """Sums of at least this many terms are batched (short ones run at once, which costs less)."""
 
     def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source=None) -> None:
         self.terms, self.k, self.op, self.source = terms, k, op, source
         self.vars = tuple(i for i, _ in terms)
         self.on_bounds = op != "!="
+        self.batched = len(terms) >= self.LONG
 
     def propagate(self, D, off, queue, i):
         if self.op == "!=":

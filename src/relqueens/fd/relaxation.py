@@ -46,7 +46,7 @@ class KnapsackBound:
     (True, [2, 3])
     """
 
-    __slots__ = ("b", "cost", "items", "lp", "still", "weight")
+    __slots__ = ("b", "cost", "items", "lp", "order", "still", "weight")
 
     def __init__(self, cost: dict[int, int], weight: dict[int, int], b: int) -> None:
         self.cost, self.weight, self.b = cost, weight, b
@@ -56,6 +56,7 @@ class KnapsackBound:
             (items if gain > 0 else still).append((Fraction(gain, abs(a)), i, gain, abs(a)))
         items.sort(key=lambda item: item[0], reverse=True)
         self.items = [(i, gain, w) for _, i, gain, w in items]
+        self.order = {i: k for k, (i, _, _) in enumerate(self.items)}
         self.still = [(i, gain, w) for _, i, gain, w in still]
         self.lp: tuple = ()
 
@@ -84,12 +85,24 @@ class KnapsackBound:
         for k, (i, gain, w) in enumerate(self.items):
             span = high(D[i], off[i]) - low(D[i], off[i])
             if w * span > room:
-                self.lp = (total, room, gain, w, k)
+                self.lp = (total, room, gain, w, k, D, off)
                 return total - (gain * room) // w
             room -= w * span
             total -= gain * span
-        self.lp = (total, 0, 0, 1, len(self.items))
+        self.lp = (total, 0, 0, 1, len(self.items), D, off)
         return total
+
+    def solution(self, i: int) -> int | None:
+        """The value of ``x_i`` in the last LP solution, rounded down if fractional (or ``None``)."""
+        if not self.lp or i not in self.weight:
+            return None
+        k, D, off = self.lp[4], self.lp[5], self.lp[6]
+        at = self.order.get(i, len(self.items))
+        if at == k:  # the critical variable: the whole units of its move
+            step = self.lp[1] // self.lp[3]  # room // weight
+            return low(D[i], off[i]) + step if self.weight[i] > 0 else high(D[i], off[i]) - step
+        up = (self.weight[i] > 0) == (at < k)
+        return high(D[i], off[i]) if up else low(D[i], off[i])
 
     def prune(self, D: list, off: list[int], target: int, queue: set[int]) -> bool:
         """Narrow each variable to the moves from its LP value that keep the bound within ``target``.
@@ -100,7 +113,7 @@ class KnapsackBound:
         """
         if not self.lp:
             return True
-        total, room, gc, wc, k = self.lp
+        total, room, gc, wc, k = self.lp[:5]
         slack = wc * (target - total) + gc * room  # wc * (target - LP optimum)
         if slack < 0:
             return False
@@ -114,9 +127,8 @@ class KnapsackBound:
                 if not _within(D, off, i, slack // cost, up, queue):
                     return False
         for i, c in self.cost.items():
-            if i not in weight and c:
-                if not _within(D, off, i, slack // (wc * abs(c)), c > 0, queue):
-                    return False
+            if i not in weight and c and not _within(D, off, i, slack // (wc * abs(c)), c > 0, queue):
+                return False
         return True
 
 
@@ -172,15 +184,22 @@ class AssignmentBound:
         if result is None:
             self.duals = None
             return INFEASIBLE
-        value, u, v = result
-        self.duals = (costs, u, v, base + value)
+        value, u, v, chosen = result
+        index = {s: k for (_, s, _), k in zip(self.rows, chosen)}
+        self.duals = (costs, u, v, base + value, index)
         return base + value
+
+    def solution(self, i: int) -> int | None:
+        """The value of index variable ``i`` in the last cheapest assignment (or ``None``)."""
+        if self.duals is None:
+            return None
+        return self.duals[4].get(i)
 
     def prune(self, D: list, off: list[int], target: int, queue: set[int]) -> bool:
         """Remove the values whose reduced cost takes the bound above ``target``."""
         if self.duals is None:
             return True
-        costs, u, v, least = self.duals
+        costs, u, v, least, _ = self.duals
         excess = target - least
         if excess < 0:
             return False
@@ -199,14 +218,15 @@ class AssignmentBound:
         return True
 
 
-def hungarian(costs: list[dict[int, int]]) -> tuple[int, list[int], dict[int, int]] | None:
+def hungarian(costs: list[dict[int, int]]) -> tuple[int, list[int], dict[int, int], list[int]] | None:
     """The cheapest assignment of distinct columns to rows (``costs[r][col]``; absent: forbidden).
 
-    Returns ``(total, u, v)``: dual potentials with ``cost - u[r] - v[col] >= 0``
-    wherever a cost is given, ``v[col] <= 0``, and equality on the assignment
-    (so ``total + cost - u[r] - v[col]`` bounds every assignment that gives
-    ``col`` to ``r``); ``None`` when no assignment exists. The shortest
-    augmenting path method, O(rows² × columns).
+    Returns ``(total, u, v, chosen)``: the column ``chosen`` for each row and
+    dual potentials with ``cost - u[r] - v[col] >= 0`` wherever a cost is
+    given, ``v[col] <= 0``, and equality on the assignment (so ``total + cost
+    - u[r] - v[col]`` bounds every assignment that gives ``col`` to ``r``);
+    ``None`` when no assignment exists. The shortest augmenting path method,
+    O(rows² × columns).
 
     >>> hungarian([{0: 4, 1: 1}, {0: 2, 1: 3}])[0]
     3
@@ -253,8 +273,12 @@ def hungarian(costs: list[dict[int, int]]) -> tuple[int, list[int], dict[int, in
             j1 = way[j0]
             owner[j0] = owner[j1]
             j0 = j1
-    total = sum(rows[owner[j] - 1][j - 1] for j in range(1, m + 1) if owner[j])
-    return total, u[1:], dict(zip(columns, v[1:]))
+    chosen = [0] * n
+    for j in range(1, m + 1):
+        if owner[j]:
+            chosen[owner[j] - 1] = columns[j - 1]
+    total = sum(costs[r][k] for r, k in enumerate(chosen))
+    return total, u[1:], dict(zip(columns, v[1:])), chosen
 
 
 def _linear(model) -> list[Linear]:
