@@ -243,3 +243,41 @@ def test_inverse_implies_permutations():
     xs, ys = vars(3), vars(3)
     (r,) = run(0, (xs, ys), fd.inverse(xs, ys), eq(ys[0], 1), eq(ys[1], 2), residual=True)
     assert r.term == ([2, 0, 1], [1, 2, 0])
+
+
+# -- distinct over exactly as many values as members: the pigeonhole ---------------------------
+
+
+def test_pigeonhole_gives_a_value_to_the_only_member_that_can_take_it():
+    a, b, c = vars(3)
+    # value elimination alone leaves a in 0..2; only a can still take 2
+    (r,) = run(0, a, fd.in_(a, fd.interval(0, 2)), fd.in_(b, c, fd.interval(0, 1)),
+               fd.distinct([a, b, c]), residual=True)
+    assert r.term == 2
+
+
+def test_pigeonhole_fails_a_value_that_no_member_can_take():
+    a, b, c = vars(3)
+    goals = [fd.in_(a, b, c, fd.interval(0, 2)), fd.distinct([a, b, c])]
+    # dropping 1 from every member leaves three members for two values
+    assert run(0, (a, b, c), *goals, fd.ne(a, 1), fd.ne(b, 1), fd.ne(c, 1), fd.label([])) == ()
+
+
+def test_pigeonhole_with_offsets_as_brute_force():
+    import itertools
+
+    xs = vars(4)
+    shifts = [0, 1, -1, 2]
+    # x_i + shift_i distinct, each x_i + shift_i in 0..3: a permutation of 0..3
+    goals = [fd.in_(x, fd.interval(-s, 3 - s)) for x, s in zip(xs, shifts)]
+    goals += [fd.distinct([x + s for x, s in zip(xs, shifts)]), fd.ne(xs[0], 2), fd.ne(xs[1] + 1, 3)]
+    got = run_all(tuple(xs), *goals)
+    expected = [
+        tuple(v - s for v, s in zip(p, shifts))
+        for p in itertools.permutations(range(4))
+        if p[0] != 2 and p[1] != 3
+    ]
+    assert sorted(got) == sorted(expected)
+    rest = (fd.ne(xs[1] + 1, 0), fd.ne(xs[2] - 1, 0), fd.ne(xs[3] + 2, 0))
+    (r,) = run(0, tuple(xs), *goals[:-2], *rest, residual=True)
+    assert r.term[0] == 0  # only x0 + 0 can take 0

@@ -21,6 +21,7 @@ from .propagators import (
     EqOffset,
     LeOffset,
     Linear,
+    Pigeonhole,
     Times,
     fixpoint,
     high,
@@ -347,7 +348,20 @@ class Posting:
         if len(members) > 1:
             self.store.record(("distinct", tuple(members), c))
             self.queue.update(i for i, _ in members)
+            return self.pigeonhole(members, c)
         return True
+
+    def pigeonhole(self, members: list[tuple[int, int]], c) -> bool:
+        """Add :class:`Pigeonhole` to a ``distinct`` group whose members share just as many values."""
+        D, off = self.store.D, self.store.model.off
+        base = min(off[j] + cj for j, cj in members)
+        shifts = tuple((j, off[j] + cj - base) for j, cj in members)
+        union = 0
+        for j, s in shifts:
+            union |= D[j] << s
+        if union.bit_count() != len(members):
+            return union.bit_count() > len(members)
+        return self.attach(Pigeonhole(shifts, union, source=c))
 
     def post_linear(self, expr: Lin, op: str, source) -> bool:
         """Post ``expr op 0``; non-linear atoms get hidden variables and their propagators."""

@@ -499,6 +499,47 @@ def _suffix_greater(D, off, xs, ys, k, qs=()) -> int:
     return 0
 
 
+class Pigeonhole(Propagator):
+    """A ``distinct`` group with as many values as members: each value must be taken.
+
+    Value elimination (the group's own rows) removes taken values; this adds
+    what a permutation implies: a value no member can take any longer fails
+    the group, and a value only one open member can take is that member's.
+    Bitset unions, O(members) a call; slow, so it runs once the cheap
+    propagators are done. ``shifts`` align the members' bitsets on one base.
+    """
+
+    __slots__ = ("full", "shifts")
+    slow = True
+
+    def __init__(self, shifts: tuple[tuple[int, int], ...], full: int, source=None) -> None:
+        self.shifts, self.full, self.source = shifts, full, source
+        self.vars = tuple(i for i, _ in shifts)
+
+    def propagate(self, D, off, queue, _):
+        once = twice = taken = 0
+        for j, s in self.shifts:
+            d = D[j] << s
+            twice |= once & d
+            once |= d
+            if not d & (d - 1):
+                taken |= d
+        if once != self.full:
+            return False
+        single = once & ~twice & ~taken
+        if not single:
+            return True
+        for j, s in self.shifts:
+            d = D[j] << s
+            mine = d & single
+            if mine and mine != d:
+                if mine & (mine - 1):
+                    return False  # two values that only j can take
+                D[j] = mine >> s
+                queue.add(j)
+        return True
+
+
 class LexLe(Propagator):
     """``xs <= ys`` lexicographically for each ``ys`` of a list (terms ``a * x + c``, ``a`` = +-1).
 
