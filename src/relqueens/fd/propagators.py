@@ -319,7 +319,18 @@ class Linear(Propagator):
             down = hi - most if both else lo  # ... and at least this
             if hi > up or lo < down:
                 d = D[j]
-                nd = _scaled_within(d, off[j], a, down, up)
+                if type(d) is int:  # the bitset case inline: x_j within vlo..vhi
+                    vlo, vhi = (-(-down // a), up // a) if a > 0 else (-(up // -a), down // a)
+                    o = off[j]
+                    top = vhi - o + 1
+                    nd = d & ((1 << top) - 1) if top < d.bit_length() else d
+                    if top <= 0:
+                        return False
+                    bottom = vlo - o
+                    if bottom > 0:
+                        nd = nd >> bottom << bottom
+                else:
+                    nd = _scaled_within(d, off[j], a, down, up)
                 if nd != d:
                     if not nd:
                         return False
