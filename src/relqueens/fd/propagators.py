@@ -210,6 +210,8 @@ class Propagator(ABC):
     on_bounds = False
     batched = False
     """A batched bound-woken propagator (a long sum) runs once for all the changes queued before it."""
+    implied = False
+    """An implied propagator strengthens a constraint another entry shows: residuals leave it out."""
     slow = False
     """A slow propagator (a matching, a table) runs after the cheap ones, once per round."""
 
@@ -521,7 +523,7 @@ class Pigeonhole(Propagator):
     """
 
     __slots__ = ("full", "shifts")
-    slow = True
+    slow = implied = True
 
     def __init__(self, shifts: tuple[tuple[int, int], ...], full: int, source=None) -> None:
         self.shifts, self.full, self.source = shifts, full, source
