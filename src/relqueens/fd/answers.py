@@ -90,8 +90,11 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator:
     _check_pending(store)
     D = store.D
     private = store.model.private
+    if all(not d & (d - 1) if type(d) is int else d.lo == d.hi for d in D):
+        yield term  # the usual case after a labeling: nothing left to enumerate
+        return
     open_ = {i for i, d in enumerate(D) if (d & (d - 1) if type(d) is int else d.lo != d.hi) and i not in private}
-    if not open_:  # the usual case after a labeling: nothing left to enumerate
+    if not open_:
         yield term
         return
     idx = store.current().index

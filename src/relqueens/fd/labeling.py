@@ -317,9 +317,14 @@ def solved_state(S: State, store: FDStore, D: list[int], free: list) -> State | 
     data = dict(S.data)
     for i, w in free:
         d = D[i]
-        if fixed(d):
-            data[w] = low(d, off[i])
+        if type(d) is int:
+            if not d & (d - 1):
+                data[w] = off[i] + d.bit_length() - 1
+        elif d.lo == d.hi:
+            data[w] = d.lo
     new = FDStore(store.model, store.version, D, store.pending)
+    if len(S.constraints) == 1:  # the FD store alone: nothing else to ask
+        return State(data, {FDStore: new})
     others = {k: c.copy() for k, c in S.constraints.items() if k is not FDStore}
     S2 = State(data, {**others, FDStore: new})
     for c in others.values():
