@@ -1,4 +1,4 @@
-"""Boards as pictures: the seed's text ``print-board``, and self-contained SVG.
+"""Boards as pictures: the seed's text ``print-board``, self-contained SVG, and the pages that hold them.
 
 Boards are drawn as the seeds draw them: row 0 (rank 1) at the top, column 0
 (file ``a``) on the left, the square at row 0, column 0 light. Found queens
@@ -149,3 +149,30 @@ class Board(tuple):
 
     def _repr_html_(self) -> str:
         return f"<figure>{self._repr_svg_()}<figcaption>{_label(self)}</figcaption></figure>"
+
+
+class Page(str):
+    """A self-contained HTML page: a ``str``, which Jupyter shows in a frame of its own.
+
+    The frame keeps the page's styles and scripts to itself.
+
+    >>> page = html_page("A & B", "<p>hello</p>")
+    >>> page.startswith("<!DOCTYPE html>"), "<title>A &amp; B</title>" in page, "srcdoc" in page._repr_html_()
+    (True, True, True)
+    """
+
+    height = 640
+
+    def _repr_html_(self) -> str:
+        return (
+            f'<iframe srcdoc="{escape(self, quote=True)}" '
+            f'style="width:100%;height:{self.height}px;border:1px solid #ccc"></iframe>'
+        )
+
+
+def html_page(title: str, body: str, style: str = "") -> Page:
+    """One page: ``title`` (escaped here), the inline ``style`` and the ``body`` (HTML, escaped by the caller)."""
+    return Page(
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{style}</style></head><body>{body}</body></html>\n"
+    )
