@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from . import fd
-from .fd.answers import run_all
+from .fd.answers import run
 from .fd.terms import vars
 from .fd.trace import FAILED, SOLUTION, SearchTrace
 from .gallery import describe_pins
@@ -144,14 +144,20 @@ def tree_svg(shape: Shape, *, dy: int = 44) -> str:
     return "".join(parts)
 
 
-def queens_trace(n: int, *, pins=None, symmetry: bool = False) -> tuple[SearchTrace, dict]:
-    """Run the queens relation with a trace; return it and the rows' display names."""
+def queens_trace(
+    n: int, *, pins=None, symmetry: bool = False, limit: int | None = None, max_nodes: int | None = None
+) -> tuple[SearchTrace, dict]:
+    """Run the queens relation with a trace; return it and the rows' display names (in row order).
+
+    ``limit`` stops after that many solutions; past ``max_nodes`` the search
+    raises :class:`~relqueens.SearchLimit`.
+    """
     cols = vars(n)
     trace = SearchTrace()
     goals = [queenso(cols, n), *(eq(cols[r], c) for r, c in pins_of(pins, n).items())]
     if symmetry:
         goals.append(symmetry_breako(cols, n))
-    run_all(cols, *goals, fd.label(cols, trace=trace))
+    run(limit or 0, cols, *goals, fd.label(cols, trace=trace), max_nodes=max_nodes)
     return trace, {c: f"r{i}" for i, c in enumerate(cols)}
 
 
