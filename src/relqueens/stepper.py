@@ -397,42 +397,49 @@ def _plain_walk(n: int, pins: Mapping[int, int]) -> Iterator[tuple[tuple[int, ..
 
 
 def _baseline(trace: SearchTrace, layout: QueensBoard, complete: bool) -> dict:
-    """Plain backtracking's counters (nodes, dead ends, solutions) when it reaches the board of each choice.
+    """Plain backtracking's counters (nodes, dead ends, solutions) at the same point as each step of relqueens'.
 
     Both searches go through the boards in lexicographic order, so plain
-    backtracking reaches each choice's board (the rows up to the chosen one)
-    in order; with ``complete``, also its totals.
+    backtracking reaches, in order, each choice's board (the rows down to the
+    chosen one) and the board propagation then fixed (down to the first row
+    left open). ``at[k]`` holds both counts for node ``k``; with ``complete``,
+    ``total`` holds plain backtracking's totals.
     """
-    n, walk = layout.n, _plain_walk(layout.n, layout.pins)
+    walk = _plain_walk(layout.n, layout.pins)
     seen = [0, 0, 0]
-    at: list[list[int]] = []
+
+    def reach(board: list) -> list[int]:
+        target = tuple(board[: board.index(None)] if None in board else board)
+        if found_so_far[0] == target:
+            return seen[:]
+        for found, dead, solution in walk:
+            seen[:] = [seen[0] + 1, seen[1] + dead, seen[2] + solution]
+            if found == target:
+                found_so_far[0] = target
+                return seen[:]
+        raise ValueError(f"plain backtracking never reaches the board {target}: label rows in order, columns up")
+
+    found_so_far: list = [()]
+    at: list[list[list[int]]] = []
     fixed: dict[int, list] = {}
     for node in trace.nodes:
         if node.parent is None:
             fixed[node.id] = [min(d) if len(d) == 1 else None for d in (node.narrowed[v][1] for v in layout.variables)]
-            at.append([0, 0, 0])
+            at.append([[0, 0, 0], [0, 0, 0]])
             continue
-        row = layout.row[node.var]
         board = fixed[node.parent][:]
-        board[row] = node.value
-        target = tuple(board[: row + 1])
-        for found, dead, solution in walk:
-            seen = [seen[0] + 1, seen[1] + dead, seen[2] + solution]
-            if found == target:
-                break
-        else:
-            raise ValueError(f"plain backtracking never reaches the board {target}: label rows in order, columns up")
-        at.append(seen)
-        for v, (_, after) in node.narrowed.items():
-            if v in layout.row and len(after) == 1:
-                board[layout.row[v]] = min(after)
+        board[layout.row[node.var]] = node.value
+        chosen = reach(board)
+        if node.status != FAILED:
+            for v, (_, after) in node.narrowed.items():
+                if v in layout.row and len(after) == 1:
+                    board[layout.row[v]] = min(after)
+        at.append([chosen, reach(board)])
         fixed[node.id] = board
-    total = None
     if complete:
         for _, dead, solution in walk:
-            seen = [seen[0] + 1, seen[1] + dead, seen[2] + solution]
-        total = seen
-    return {"at": at, "total": total, "n": n}
+            seen[:] = [seen[0] + 1, seen[1] + dead, seen[2] + solution]
+    return {"at": at, "total": seen if complete else None}
 
 
 def queens_stepper_html(
@@ -537,7 +544,8 @@ var count = {choices: [], dead: [], solutions: [], ml: []};
   var c = 0, f = 0, m = 0, ml = [0, 0, 0];
   for (var s = 0; s <= last; s++) {
     var ph = S[2 * s], k = S[2 * s + 1];
-    if (ph === CHOOSE) { c++; if (B) ml = B.at[k]; }
+    if (ph === CHOOSE) c++;
+    if (B && (ph === CHOOSE || ph === PROPAGATE)) ml = B.at[k][ph];
     if (ph === PROPAGATE || ph === START) { f += N.status[k] === 1; m += N.status[k] === 2; }
     count.choices.push(c); count.dead.push(f); count.solutions.push(m); count.ml.push(ml);
   }
