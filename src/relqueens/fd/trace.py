@@ -128,7 +128,16 @@ class _WatchedModel:
 
 
 class SearchTrace:
-    """The nodes of one or more labeling searches, in the order they were visited."""
+    """The nodes of one or more labeling searches, in the order they were visited.
+
+    In Jupyter it shows its counts and its first choices as tables:
+
+    >>> from relqueens import queens
+    >>> t = SearchTrace()
+    >>> _ = queens(4, trace=t)
+    >>> t._repr_html_().count("<tr>")
+    12
+    """
 
     def __init__(self) -> None:
         self.nodes: list[Node] = []
