@@ -170,9 +170,14 @@ class Page(str):
     >>> page = html_page("A & B", "<p>hello</p>")
     >>> page.startswith("<!DOCTYPE html>"), "<title>A &amp; B</title>" in page, "srcdoc" in page._repr_html_()
     (True, True, True)
+    >>> page
+    <an HTML page of 139 characters>
     """
 
     height = 640
+
+    def __repr__(self) -> str:
+        return f"<an HTML page of {len(self):,} characters>"
 
     def _repr_html_(self) -> str:
         return (

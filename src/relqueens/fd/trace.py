@@ -135,8 +135,8 @@ class SearchTrace:
     >>> from relqueens import queens
     >>> t = SearchTrace()
     >>> _ = queens(4, trace=t)
-    >>> t._repr_html_().count("<tr>")
-    12
+    >>> t, t._repr_html_().count("<tr>")
+    (SearchTrace(nodes=8, failures=4, solutions=2), 12)
     """
 
     def __init__(self) -> None:
@@ -227,6 +227,9 @@ class SearchTrace:
     def roots(self) -> list[Node]:
         """The root node of each search recorded."""
         return [n for n in self.nodes if n.parent is None]
+
+    def __repr__(self) -> str:
+        return f"SearchTrace({', '.join(f'{k}={v}' for k, v in self.counts().items())})"
 
     def _repr_html_(self) -> str:
         c = self.counts()
