@@ -1,7 +1,8 @@
-"""The gallery and the search trees, opened in a real (headless) Chromium."""
+"""The gallery, the search trees and the stepper, opened in a real (headless) Chromium."""
 
 import os
 import re
+import runpy
 import shutil
 import struct
 import subprocess
@@ -20,10 +21,8 @@ if BROWSER is None and os.environ.get("CI"):
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 pytestmark = pytest.mark.skipif(BROWSER is None, reason="Chromium is not installed here (.ci/run installs it)")
 
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
+SCREENSHOTS = runpy.run_path(str(Path(__file__).resolve().parent.parent / "scripts" / "screenshots.py"))
+FLAGS = SCREENSHOTS["FLAGS"]
 
 
 def chromium(tmp_path, *args):
@@ -273,3 +272,11 @@ def test_sudoku_stepper_cells_shrink(tmp_path):
     end = stepped(tmp_path, page, "End")
     assert end["counters"]["solutions"] == "1"
     assert 'data-state="open"' not in end["dom"]
+
+
+def test_screenshot_script_draws_the_gallery_and_the_stepper(tmp_path):
+    gallery, stepper = SCREENSHOTS["main"](tmp_path / "shots")
+    for png in (gallery, stepper):
+        pixels = [p for row in png_pixels(png) for p in row]
+        assert len(set(pixels)) > 20 and pixels.count((0xEE, 0xEE, 0xD2)) / len(pixels) > 0.01, png.name
+    assert (gallery.name, stepper.name) == ("gallery.png", "stepper.png")
