@@ -17,8 +17,15 @@ from relqueens import queens, queens_stepper_html
 from relqueens.gallery import gallery_html
 
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
 ]
 SHOTS = {  # name: (page, keys pressed on it, window size)
     "gallery.png": (lambda: gallery_html(queens(8), n=8), "", (1100, 640)),
@@ -28,7 +35,9 @@ SHOTS = {  # name: (page, keys pressed on it, window size)
 
 def browser() -> str:
     """The Chromium on this machine (``RuntimeError`` if there is none)."""
-    found = next((b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
+    found = next(
+        (b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None
+    )
     if found is None:
         raise RuntimeError("no Chromium here: install Debian's chromium package")
     return found
@@ -38,9 +47,18 @@ def shoot(page: Path, png: Path, size: tuple[int, int], keys: str = "") -> None:
     """Open ``page`` (pressing ``keys`` with the stepper's ``#press=`` hook) and save a screenshot."""
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run(
-            [browser(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}",
-             "--virtual-time-budget=3000", f"--screenshot={png}", page.as_uri() + (f"#press={keys}" if keys else "")],
-            capture_output=True, timeout=120, check=True,
+            [
+                browser(),
+                *FLAGS,
+                f"--user-data-dir={profile}",
+                f"--window-size={size[0]},{size[1]}",
+                "--virtual-time-budget=3000",
+                f"--screenshot={png}",
+                page.as_uri() + (f"#press={keys}" if keys else ""),
+            ],
+            capture_output=True,
+            timeout=120,
+            check=True,
         )
 
 
@@ -58,5 +76,7 @@ def main(out: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    for path in main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "docs"):
+    for path in main(
+        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "docs"
+    ):
         print(f"wrote {path}")

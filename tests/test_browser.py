@@ -11,9 +11,9 @@ import zlib
 from pathlib import Path
 
 import pytest
+from traces import domains_after
 
 from relqueens.cli import main
-from traces import domains_after
 
 BROWSER = next((b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
 if BROWSER is None and os.environ.get("CI"):

@@ -21,9 +21,17 @@ def test_there_are_three():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_from_a_clean_kernel(path):
     nb = nbformat.read(path, as_version=4)
-    assert all(not c.get("outputs") and c.get("execution_count") is None for c in nb.cells if c.cell_type == "code")
-    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    assert all(
+        not c.get("outputs") and c.get("execution_count") is None
+        for c in nb.cells
+        if c.cell_type == "code"
+    )
+    NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
     outputs = [out for c in nb.cells if c.cell_type == "code" for out in c.outputs]
-    shown = " ".join(f"{kind} {value}" for out in outputs for kind, value in out.get("data", {}).items())
+    shown = " ".join(
+        f"{kind} {value}" for out in outputs for kind, value in out.get("data", {}).items()
+    )
     for needle in SHOWS[path.name]:
         assert needle in shown, (path.name, needle)

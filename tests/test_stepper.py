@@ -2,8 +2,10 @@
 
 import json
 import re
+from itertools import pairwise
 
 import pytest
+from traces import domains_after
 
 from relqueens import SearchTrace, fd, queens, run, vars
 from relqueens import stepper as stepper_module
@@ -25,7 +27,6 @@ from relqueens.stepper import (
     steps,
 )
 from relqueens.treeview import count, ml_shape, queens_trace
-from traces import domains_after
 
 
 def test_every_removal_has_its_constraint():
@@ -56,19 +57,20 @@ def test_a_propagator_is_its_own_cause():
     assert any(isinstance(n.conflict, PermLeader) for n in t.nodes)
 
 
-
 # -- the page ------------------------------------------------------------------------------------
 
 
 def page_data(page):
-    return json.loads(re.search(r'<script id="trace-data" type="application/json">(.*?)</script>', page).group(1))
+    return json.loads(
+        re.search(r'<script id="trace-data" type="application/json">(.*?)</script>', page).group(1)
+    )
 
 
 def test_steps_choose_propagate_and_back_up():
     trace, _ = queens_trace(4)
     order = steps(trace)
     assert order[0] == (START, 0)
-    for (phase, k), (next_phase, next_k) in zip(order, order[1:]):
+    for (phase, k), (next_phase, next_k) in pairwise(order):
         if phase == CHOOSE:
             assert (next_phase, next_k) == (PROPAGATE, k)
         if next_phase == BACK:
@@ -88,9 +90,10 @@ def test_eight_queens_page_is_small_and_self_contained():
 
 
 def test_plain_backtracking_counts_beside_relqueens():
-    trace, names = queens_trace(6)
     data = page_data(queens_stepper_html(6))
-    assert data["baseline"]["total"] == list(count(ml_shape(queen_tree(6))).values()) == [152, 46, 4]
+    assert (
+        data["baseline"]["total"] == list(count(ml_shape(queen_tree(6))).values()) == [152, 46, 4]
+    )
     solutions = [k for k, status in enumerate(data["nodes"]["status"]) if status == 2]
     assert [data["baseline"]["at"][k][PROPAGATE][2] for k in solutions] == [1, 2, 3, 4]
     seen = [at[phase][0] for at in data["baseline"]["at"] for phase in (CHOOSE, PROPAGATE)]
@@ -151,9 +154,17 @@ def _exit(argv):
 def test_grid_view_for_any_trace_and_hostile_names():
     a, b, c = vars(3)
     t = SearchTrace()
-    answers = run(0, [a, b, c], fd.in_(a, b, c, fd.interval(1, 3)), fd.distinct([a, b, c]), fd.label([a, b, c], trace=t))
+    answers = run(
+        0,
+        [a, b, c],
+        fd.in_(a, b, c, fd.interval(1, 3)),
+        fd.distinct([a, b, c]),
+        fd.label([a, b, c], trace=t),
+    )
     assert len(answers) == 6
-    page = stepper_html(t, layout=Grid([[a, b, c]], kind=lambda con: "</script><b>x</b>"), title="<i>grid</i>")
+    page = stepper_html(
+        t, layout=Grid([[a, b, c]], kind=lambda con: "</script><b>x</b>"), title="<i>grid</i>"
+    )
     assert "</script><b>" not in page and "<i>grid</i>" not in page and "&lt;i&gt;grid" in page
     data = page_data(page)
     assert data["kinds"] == ["</script><b>x</b>"] and data["values"] == [[1, 2, 3]] * 3

@@ -27,7 +27,6 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from html import escape
-from typing import Any
 
 from .fd.post import Distinct
 from .fd.terms import Relation, lin
@@ -51,8 +50,13 @@ CHOOSE, PROPAGATE, BACK, START = 0, 1, 2, 3
 STATUS = {"branch": 0, FAILED: 1, SOLUTION: 2}
 BEFORE = "before the search"
 COLOURS = {
-    "pin": "#c0392b", "column": "#2f6fdf", "diagonal": "#e67e22", "anti-diagonal": "#8e44ad",
-    "symmetry": "#16a085", "propagation": "#7f8c8d", BEFORE: "#c8c8c8",
+    "pin": "#c0392b",
+    "column": "#2f6fdf",
+    "diagonal": "#e67e22",
+    "anti-diagonal": "#8e44ad",
+    "symmetry": "#16a085",
+    "propagation": "#7f8c8d",
+    BEFORE: "#c8c8c8",
 }
 """The colours of the reasons the views name; others take :data:`PALETTE`'s, in turn."""
 PALETTE = ("#2a9d3a", "#e67e22", "#8e44ad", "#b7950b", "#d35400", "#16a085", "#7f8c8d")
@@ -92,7 +96,9 @@ class Layout(ABC):
     listed = False
     note = ""
 
-    def __init__(self, variables: Sequence, names: Sequence[str], values: Sequence[Sequence[int]]) -> None:
+    def __init__(
+        self, variables: Sequence, names: Sequence[str], values: Sequence[Sequence[int]]
+    ) -> None:
         self.variables, self.names = list(variables), list(names)
         self.values = [list(v) for v in values]
 
@@ -156,7 +162,11 @@ class Grid(Layout):
             raise ValueError("a grid is a non-empty list of rows of the same length")
         flat = [c for r in rows for c in r]
         shown = [[c] if not isvar(c) else list(values) if values is not None else [] for c in flat]
-        super().__init__(flat, [f"r{k // len(rows[0]) + 1}c{k % len(rows[0]) + 1}" for k in range(len(flat))], shown)
+        super().__init__(
+            flat,
+            [f"r{k // len(rows[0]) + 1}c{k % len(rows[0]) + 1}" for k in range(len(flat))],
+            shown,
+        )
         self.width, self.box, self._kind, self._fill = len(rows[0]), box, kind, values is None
 
     def kind(self, constraint: object) -> str:
@@ -175,7 +185,9 @@ class Grid(Layout):
         for k, (v, name) in enumerate(zip(self.variables, self.names)):
             r, c = divmod(k, self.width)
             edge = "".join(
-                f" {side}" for side, at in (("bt", r), ("bl", c)) if self.box and at and at % self.box == 0
+                f" {side}"
+                for side, at in (("bt", r), ("bl", c))
+                if self.box and at and at % self.box == 0
             )
             given = "" if isvar(v) else f' data-given="{v}"'
             cells.append(
@@ -197,7 +209,9 @@ class QueensBoard(Layout):
     listed = True
     kinds = ("pin", "column", "diagonal", "anti-diagonal", "symmetry", "propagation")
 
-    def __init__(self, cols: Sequence, pins: Mapping[int, int] | None = None, symmetry: bool = False) -> None:
+    def __init__(
+        self, cols: Sequence, pins: Mapping[int, int] | None = None, symmetry: bool = False
+    ) -> None:
         n = len(cols)
         super().__init__(cols, [f"r{i}" for i in range(n)], [range(n)] * n)
         self.n, self.pins, self.symmetry = n, dict(pins or {}), symmetry
@@ -211,7 +225,9 @@ class QueensBoard(Layout):
         if isinstance(constraint, Distinct):
             return "column"
         if isinstance(constraint, Relation) and constraint.op == "!=":
-            expr = lin(constraint.lhs) - lin(constraint.rhs)  # q[a] - q[b] + k != 0: q[a] - q[b] == -k attacks
+            expr = lin(constraint.lhs) - lin(
+                constraint.rhs
+            )  # q[a] - q[b] + k != 0: q[a] - q[b] == -k attacks
             rows = {self.row.get(v): c for v, c in expr.terms.items()}
             if len(rows) == 2 and None not in rows and sorted(rows.values()) == [-1, 1]:
                 a, b = (r for r, c in sorted(rows.items(), key=lambda rc: -rc[1]))
@@ -256,7 +272,11 @@ class QueensBoard(Layout):
             f'height="{cell - 2}"/>'
             for r in range(n)
         )
-        crowns = "".join(crown_svg(margin + c * cell, r * cell, cell, PINNED, False, r, c) for r in range(n) for c in range(n))
+        crowns = "".join(
+            crown_svg(margin + c * cell, r * cell, cell, PINNED, False, r, c)
+            for r in range(n)
+            for c in range(n)
+        )
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg" width="{side}" height="{side}" '
             f'viewBox="0 0 {side} {side}" role="img" aria-label="the board">'
@@ -276,7 +296,9 @@ def _json(data: object) -> str:
 def _trace_data(trace: SearchTrace, layout: Layout) -> dict:
     """The trace as flat arrays, for the script: variables are the layout's positions, reasons are labels' numbers."""
     if not trace.nodes:
-        raise ValueError("the trace is empty: pass it to a search (fd.label(..., trace=t)) and run that first")
+        raise ValueError(
+            "the trace is empty: pass it to a search (fd.label(..., trace=t)) and run that first"
+        )
     order = steps(trace)
     if len(order) > MAX_STEPS:
         raise ValueError(
@@ -289,7 +311,9 @@ def _trace_data(trace: SearchTrace, layout: Layout) -> dict:
     def label(name: str) -> int:
         return kinds.setdefault(name, len(kinds))
 
-    nodes: dict[str, list] = {key: [] for key in ("parent", "var", "value", "status", "emptied", "conflict", "pruned")}
+    nodes: dict[str, list] = {
+        key: [] for key in ("parent", "var", "value", "status", "emptied", "conflict", "pruned")
+    }
     for node in trace.nodes:
         if node.parent is None:
             pruned = [x for k, value, why in layout.start(node) for x in (k, value, label(why))]
@@ -327,11 +351,15 @@ def _legend(data: dict) -> str:
     nodes = data["nodes"]
     used = {k for pruned in nodes["pruned"] for k in pruned[2::3]} | set(nodes["conflict"])
     return "".join(
-        f'<span class="key"><b class="k{i}"></b>{escape(k)}</span>' for i, k in enumerate(data["kinds"]) if i in used
+        f'<span class="key"><b class="k{i}"></b>{escape(k)}</span>'
+        for i, k in enumerate(data["kinds"])
+        if i in used
     )
 
 
-def _page(trace: SearchTrace, layout: Layout, title: str, summary: str, baseline: dict | None = None) -> Page:
+def _page(
+    trace: SearchTrace, layout: Layout, title: str, summary: str, baseline: dict | None = None
+) -> Page:
     data = _trace_data(trace, layout)
     data["baseline"] = baseline
     others = iter(PALETTE * (len(data["kinds"]) // len(PALETTE) + 1))
@@ -341,13 +369,22 @@ def _page(trace: SearchTrace, layout: Layout, title: str, summary: str, baseline
     if baseline:
         columns.append("plain backtracking<br><small>(the ML seed's queenTreeGen)</small>")
     rows = [f"<tr><th></th>{''.join(f'<th>{c}</th>' for c in columns)}</tr>"]
-    for key, label in (("step", "step"), ("choices", "choices / nodes"), ("dead", "dead ends"), ("solutions", "solutions")):
+    for key, label in (
+        ("step", "step"),
+        ("choices", "choices / nodes"),
+        ("dead", "dead ends"),
+        ("solutions", "solutions"),
+    ):
         cells = [f'<span id="{key}">0</span> of <span id="{key}-total"></span>']
         if baseline:
-            cells.append("" if key == "step" else f'<span id="ml-{key}">0</span> of <span id="ml-{key}-total"></span>')
+            cells.append(
+                ""
+                if key == "step"
+                else f'<span id="ml-{key}">0</span> of <span id="ml-{key}-total"></span>'
+            )
         rows.append(f"<tr><th>{label}</th>{''.join(f'<td>{c}</td>' for c in cells)}</tr>")
     body = (
-        f"<h1>{escape(title)}</h1><p class=\"summary\">{escape(summary)}</p>"
+        f'<h1>{escape(title)}</h1><p class="summary">{escape(summary)}</p>'
         '<div class="controls">'
         '<button id="start" title="back to the start (Home)">start</button>'
         '<button id="prev" title="previous step (&#x2190;)">&#x25C0; step</button>'
@@ -361,12 +398,12 @@ def _page(trace: SearchTrace, layout: Layout, title: str, summary: str, baseline
         f'<table class="counters">{"".join(rows)}</table>'
         f'<p id="message" aria-live="polite"></p><div class="legend">{_legend(data)}</div>'
         f'<p class="note">{escape(layout.note)}</p>'
-        f'{"<ol class=domains></ol>" if layout.listed else ""}</div></div>'
+        f"{'<ol class=domains></ol>' if layout.listed else ''}</div></div>"
         '<p class="keys">Keys: &#x2192; / &#x2190; next / previous step, &#x2193; or c next choice, '
         "s next solution, Home start, End last step, space play / pause, + / - speed.</p>"
         f'<script id="trace-data" type="application/json">{_json(data)}</script><script>{_SCRIPT}</script>'
     )
-    return html_page(title, body, _STYLE + colours)
+    return html_page(title, body, " ".join(_STYLE.split()) + colours)
 
 
 def stepper_html(trace: SearchTrace, *, layout: Layout, title: str | None = None) -> Page:
@@ -417,14 +454,19 @@ def _baseline(trace: SearchTrace, layout: QueensBoard, complete: bool) -> dict:
             if found == target:
                 found_so_far[0] = target
                 return seen[:]
-        raise ValueError(f"plain backtracking never reaches the board {target}: label rows in order, columns up")
+        raise ValueError(
+            f"plain backtracking never reaches the board {target}: label rows in order, columns up"
+        )
 
     found_so_far: list = [()]
     at: list[list[list[int]]] = []
     fixed: dict[int, list] = {}
     for node in trace.nodes:
         if node.parent is None:
-            fixed[node.id] = [min(d) if len(d) == 1 else None for d in (node.narrowed[v][1] for v in layout.variables)]
+            fixed[node.id] = [
+                min(d) if len(d) == 1 else None
+                for d in (node.narrowed[v][1] for v in layout.variables)
+            ]
             at.append([[0, 0, 0], [0, 0, 0]])
             continue
         board = fixed[node.parent][:]
@@ -468,7 +510,9 @@ def queens_stepper_html(
         raise ValueError(f"limit must be a positive integer, got {limit!r}")
     pinned = pins_of(pins, n)
     try:
-        trace, names = queens_trace(n, pins=pinned, symmetry=symmetry, limit=limit, max_nodes=MAX_STEPS)
+        trace, names = queens_trace(
+            n, pins=pinned, symmetry=symmetry, limit=limit, max_nodes=MAX_STEPS
+        )
     except SearchLimit:
         raise ValueError(
             f"n = {n}{' with these pins' if pinned else ''}: "
@@ -479,7 +523,11 @@ def queens_stepper_html(
         solved = bool(queens(n, pins=pinned, symmetry=symmetry, limit=1))
         raise ValueError(
             f"n = {n}: there is no search to step through: the constraints alone "
-            + ("settle the board" if solved else "fail before any choice (do the pins attack each other?)")
+            + (
+                "settle the board"
+                if solved
+                else "fail before any choice (do the pins attack each other?)"
+            )
         )
     layout = QueensBoard(list(names), pinned, symmetry)
     counts = trace.counts()
@@ -489,11 +537,16 @@ def queens_stepper_html(
         f"{_plural(counts['solutions'], 'solution')}"
         f"{'' if complete else ' (the first ' + str(limit) + ')'} · {counts['nodes']} choices"
     )
-    return _page(trace, layout, title or f"{n}-queens, step by step", summary, _baseline(trace, layout, complete))
+    return _page(
+        trace,
+        layout,
+        title or f"{n}-queens, step by step",
+        summary,
+        _baseline(trace, layout, complete),
+    )
 
 
-_STYLE = " ".join(
-    """
+_STYLE = """
 body { font-family: sans-serif; margin: 16px; color: #222; }
 h1 { font-size: 1.3em; margin: 0 0 4px; } p.summary { margin: 0 0 10px; color: #444; }
 .controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 10px; }
@@ -528,8 +581,7 @@ ol.domains li.dead { color: #b03020; font-weight: bold; } ol.domains li.fixed { 
 .cell .big { color: #8a8a8a; } .cell[data-how=chosen] .big { color: #2f6fdf; }
 .cell[data-given] .big { color: #111; font-weight: bold; }
 .cell.chosen { background: #fff3c4; } .cell[data-state=dead] { background: #f6c9c4; }
-""".split()
-)
+"""
 
 _SCRIPT = r"""
 (function () {

@@ -77,7 +77,9 @@ class _Watched:
         ok = self.p.propagate(D, off, queue, i)
         source = getattr(self.p, "source", None)
         cause = self.p if source is None else source
-        self.log.extend((j, b & ~D[j], cause) for j, b in enumerate(before) if type(b) is int and b != D[j])
+        self.log.extend(
+            (j, b & ~D[j], cause) for j, b in enumerate(before) if type(b) is int and b != D[j]
+        )
         if not ok:
             self.log.append((None, 0, cause))
         return ok
@@ -122,7 +124,12 @@ class _WatchedModel:
         for members, cj, source in self.elim[j]:
             for i, ci in members:
                 d = D[i]
-                if i != j and type(d) is int and not d & (d - 1) and off[i] + d.bit_length() - 1 + ci - cj == value:
+                if (
+                    i != j
+                    and type(d) is int
+                    and not d & (d - 1)
+                    and off[i] + d.bit_length() - 1 + ci - cj == value
+                ):
                     return True, source
         return False, None
 
@@ -192,7 +199,9 @@ class SearchTrace:
         for j, (b, a) in enumerate(zip(before, after)):
             if j != chosen and j not in private and type(b) is int and b != a:
                 for value in Domain(b & ~a & ~gone[j], off[j]):
-                    node.pruned.setdefault(vars_[j], {})[value] = view.eliminated_by(after, j, value)[1]
+                    node.pruned.setdefault(vars_[j], {})[value] = view.eliminated_by(
+                        after, j, value
+                    )[1]
         if node.status == FAILED and node.conflict is None:
             self._find_emptied(node, view, after, chosen)
 
@@ -212,7 +221,9 @@ class SearchTrace:
             if all(found for found, _ in why):
                 node.emptied, node.conflict = model.vars[j], why[-1][1]
                 last = node.pruned.setdefault(node.emptied, {})
-                last.update((value, cause) for value, (_, cause) in zip(Domain(d, model.off[j]), why))
+                last.update(
+                    (value, cause) for value, (_, cause) in zip(Domain(d, model.off[j]), why)
+                )
                 return
 
     def counts(self) -> dict[str, int]:
