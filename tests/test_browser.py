@@ -219,7 +219,7 @@ def test_stepper_next_solution_and_the_end(tmp_path):
     assert end["counters"]["solutions"] == end["counters"]["solutions-total"] == "92"
     assert end["counters"]["choices"] == "672" and end["counters"]["dead"] == "324"
     assert end["counters"]["ml-choices-total"] == "2056" and end["counters"]["ml-dead-total"] == "644"
-    assert "End of the search: 92 solutions" in end["message"]
+    assert "End of the replay: 92 solutions" in end["message"]
 
 
 def test_stepper_plays_to_the_end(tmp_path):

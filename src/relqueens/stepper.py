@@ -653,14 +653,14 @@ function message(s, ph, k, st) {
         (c >= 0 ? " (" + D.kinds[c] + ")" : "") + "; the search backs up.";
     } else if (N.status[k] === 2) {
       cls = "solution";
-      text += " Solution " + count.solutions[s] + ": " + st.dom.map(function (d) { return set(d); }).join(" ") + ".";
+      text += " Solution " + count.solutions[s] + ": [" + st.dom.map(function (d) { return Array.from(d)[0]; }).join(", ") + "].";
     }
   } else {
     var nxt = S[2 * s + 3];
     text = "Back up to " + (N.parent[k] < 0 ? "the start" : name(N["var"][k]) + " = " + N.value[k]) +
       " and try " + name(N["var"][nxt]) + "'s next value.";
   }
-  if (s === last) text += " End of the search: " + count.solutions[s] + " solutions.";
+  if (s === last) text += " End of the replay: " + count.solutions[s] + (count.solutions[s] === 1 ? " solution." : " solutions.");
   el("message").textContent = text;
   el("message").className = cls;
 }
