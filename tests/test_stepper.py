@@ -129,14 +129,15 @@ def test_the_step_limit_is_refused_with_the_reason(monkeypatch):
         (["0"], "at least 1"),
         (["x"], "whole number"),
         (["17"], "1 to 16 rows"),
-        (["10"], "more than 10,000 steps"),
+        (["8"], "more than 100 steps"),
         (["8", "--pin", "z9"], "off the 8x8 board"),
         (["8", "--pin", "a1", "--pin", "b2"], "no search to step through"),
         (["1"], "settle the board"),
         (["8", "--limit", "0"], "at least 1"),
     ],
 )
-def test_step_command_refuses_bad_input_in_one_line(tmp_path, capsys, argv, message):
+def test_step_command_refuses_bad_input_in_one_line(tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.setattr(stepper_module, "MAX_STEPS", 100)
     page = tmp_path / "s.html"
     assert _exit(["step", *argv, "--html", str(page)]) == 2
     err = capsys.readouterr().err
