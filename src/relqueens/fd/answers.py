@@ -168,7 +168,7 @@ def residual(q: Any, S: State) -> Residual:
             members = entry[1]
             if is_open(i for i, _ in members):
                 found.append(Distinct(tuple(lin(term_of(i)) + c for i, c in members)))
-        elif not entry[1].entailed(D, m.off):
+        elif not entry[1].implied and not entry[1].entailed(D, m.off):
             rel = _describe(entry[1], term_of)
             if not isinstance(rel, Relation) or (rel.lhs - rel.rhs).terms:
                 found.append(rel)  # (not x == x)
