@@ -49,6 +49,15 @@ def test_every_removal_has_its_constraint():
                     assert v in fixed or any(c == value for w, c in fixed.items() if w is not v)
 
 
+def test_every_kind_of_propagator_is_watched():
+    x, y, z = vars(3)
+    t = SearchTrace()
+    goals = [fd.in_(x, y, z, fd.interval(0, 5)), x + y + z == 7, x < y, fd.all_distinct([x, y, z])]
+    assert run(0, [x, y, z], *goals, fd.label([x, y, z], trace=t)) == run(0, [x, y, z], *goals)
+    causes = {c for n in t.nodes for values in n.pruned.values() for c in values.values()}
+    assert None not in causes and len(causes) >= 2
+
+
 def test_a_propagator_is_its_own_cause():
     t = SearchTrace()
     assert len(queens(8, symmetry=True, trace=t)) == 12

@@ -65,12 +65,15 @@ class Node:
 
 
 class _Watched:
-    """A propagator that reports what each of its calls removes to a trace's log."""
+    """A propagator that reports what each of its calls removes to a trace's log (all else is the propagator's)."""
 
     __slots__ = ("log", "p")
 
     def __init__(self, p: Any, log: list) -> None:
         self.p, self.log = p, log
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.p, name)
 
     def propagate(self, D: list, off: list[int], queue: set[int], i: int) -> bool:
         before = D[:]
