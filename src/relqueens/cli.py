@@ -23,6 +23,8 @@ from .gallery import LARGE, gallery_html, write_svgs
 from .queens import MODELS, iter_queens
 from .render import board_text
 from .squares import pins_of
+from .stepper import MAX_N as STEP_MAX_N
+from .stepper import MAX_STEPS, queens_stepper_html
 from .treeview import MAX_N, search_trees_html
 
 
@@ -104,6 +106,18 @@ def build_parser() -> argparse.ArgumentParser:
     tree.add_argument("--html", metavar="FILE", required=True, help="write the page here")
     _pin_option(tree)
     tree.add_argument("--symmetry", action="store_true", help="break symmetries in relqueens' search")
+
+    step = sub.add_parser(
+        "step", help="watch propagation, step by step, in a browser",
+        description=f"Write a self-contained page that replays the search step by step (N <= {STEP_MAX_N}, "
+        f"at most {MAX_STEPS:,} steps): the board, what propagation rules out and why, the dead ends.",
+    )
+    step.add_argument("n", metavar="N", type=_positive, help="board size")
+    step.add_argument("--html", metavar="FILE", required=True, help="write the page here")
+    _pin_option(step)
+    step.add_argument("--symmetry", action="store_true", help="break symmetries (lex-leader)")
+    step.add_argument("--limit", metavar="K", type=_positive, help="replay only until the K-th solution")
+    step.add_argument("--title", help="the page title")
 
     cnt = sub.add_parser(
         "count", help="count all boards, in parallel and resumably",
@@ -206,6 +220,13 @@ def _tree(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _step(args: argparse.Namespace, out: TextIO) -> int:
+    page = queens_stepper_html(args.n, pins=args.pin, symmetry=args.symmetry, limit=args.limit, title=args.title)
+    Path(args.html).write_text(page, encoding="utf-8")
+    out.write(f"wrote {args.html}: open it in a browser, then step with the arrow keys\n")
+    return 0
+
+
 def _count_bar(stream: TextIO) -> Callable[[int, int, float], None] | None:
     """A progress bar across sub-problems for a terminal (done / total, rate, ETA)."""
     if not stream.isatty():
@@ -292,6 +313,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return _render(args, out)
         if args.command == "tree":
             return _tree(args, out)
+        if args.command == "step":
+            return _step(args, out)
         if args.command == "count":
             return _count(args, out, err)
         report = check(args.n)

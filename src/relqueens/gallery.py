@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from pathlib import Path
 
-from .render import board_svg
+from .render import Page, board_svg, html_page
 from .squares import square
 
 LARGE = 500
@@ -49,7 +49,7 @@ def gallery_html(
     symmetry: bool = False,
     title: str | None = None,
     truncated: bool = False,
-) -> str:
+) -> Page:
     """One HTML page with every board, numbered and labelled with its columns."""
     pins = dict(pins or {})
     title = title or f"{n}-queens"
@@ -67,12 +67,11 @@ def gallery_html(
             f"{board_svg(board, pins=pins.keys(), cell=cell, title=f'#{k} {label}')}"
             f"<figcaption>#{k} {label}</figcaption></figure>"
         )
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{escape(title)}</title><style>{' '.join(_STYLE.split())}</style></head><body>"
+    body = (
         f"<h1>{escape(title)}</h1><p class=\"summary\">{escape(summary)}</p>"
-        f"<div class=\"gallery\">{''.join(figures)}</div></body></html>\n"
+        f"<div class=\"gallery\">{''.join(figures)}</div>"
     )
+    return html_page(title, body, " ".join(_STYLE.split()))
 
 
 def write_svgs(boards: Sequence[Sequence[int]], directory: str | Path, *, n: int, pins: Mapping[int, int] | None = None) -> list[Path]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
+from html import escape
 from typing import Any
 
 from ..logic.disequality import DisequalityStore, neq
@@ -44,6 +45,8 @@ class Residual:
     >>> r, = run(0, [x, y], fd.in_(x, y, fd.interval(0, 3)), x < y, residual=True)
     >>> r.domains[x], r.domains[y]
     ({0..2}, {1..3})
+    >>> r._repr_html_().count("<tr>")  # in Jupyter: a table of the domains, then the constraints
+    3
     """
 
     __slots__ = ("constraints", "domains", "term")
@@ -56,6 +59,19 @@ class Residual:
             repr(c) for c in self.constraints
         ]
         return repr(self.term) if not parts else f"{self.term!r} where {', '.join(parts)}"
+
+    def _repr_html_(self) -> str:
+        """The answer, its open variables' domains as a table, and the constraints left, for Jupyter."""
+        rows = "".join(
+            f"<tr><td><code>{escape(str(v))}</code></td><td><code>{escape(repr(d))}</code></td></tr>"
+            for v, d in self.domains.items()
+        )
+        table = f"<table><tr><th>variable</th><th>domain</th></tr>{rows}</table>" if rows else ""
+        left = "".join(f"<li><code>{escape(repr(c))}</code></li>" for c in self.constraints)
+        return (
+            f"<div><p>answer <code>{escape(repr(self.term))}</code></p>{table}"
+            f"{f'<p>constraints left</p><ul>{left}</ul>' if left else ''}</div>"
+        )
 
 
 def _term_vars(term: Any) -> Iterator:

@@ -260,12 +260,13 @@ def search(
             stack.pop()
         before = None if trace is None else D[:]
         D[i] = bit
-        ok = fixpoint(D, {i}, model)
+        ok = fixpoint(D, {i}, model if trace is None else trace.watching(model))
         k = choose(D, idxs, k, model) if ok else -1
         if trace is not None:
             status = FAILED if not ok else BRANCH if k >= 0 else SOLUTION
             value = low(bit, model.off[i]) if fixed(bit) else as_domain(bit, model.off[i])
             tid = trace.choice(parent, model.vars[i], value, _narrowed(before, D, model, i), status)
+            trace.explain(tid, model, before, D)
         if not ok:
             continue
         if k >= 0:
