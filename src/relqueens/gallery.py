@@ -17,6 +17,7 @@ import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from .render import _label, board_svg
 from .squares import square
@@ -48,17 +49,16 @@ def describe_pins(pins: Mapping[int, int]) -> str:
     return ", ".join(square(r, c) if c < 26 else f"{r}:{c}" for r, c in sorted(pins.items()))
 
 
-def gallery_html(
-    boards: Sequence[Sequence[int]],
-    *,
-    n: int,
-    pins: Mapping[int, int] | None = None,
-    symmetry: bool = False,
-    title: str | None = None,
-    truncated: bool = False,
-) -> str:
-    """One HTML page with every board, numbered and labelled with its columns."""
-    return "".join(gallery_parts(boards, n=n, pins=pins, symmetry=symmetry, title=title, truncated=truncated))
+def gallery_html(boards: Sequence[Sequence[int]], **options: Any) -> str:
+    """One HTML page with every board, numbered and labelled with its columns.
+
+    Takes the options of :func:`gallery_parts`: ``n``, ``pins``,
+    ``symmetry``, ``title``, ``truncated`` (the boards are some of the solutions).
+
+    >>> "n = 4 · 1 shown" in gallery_html([(1, 3, 0, 2)], n=4, truncated=True)
+    True
+    """
+    return "".join(gallery_parts(boards, **options))
 
 
 def gallery_parts(
