@@ -118,6 +118,11 @@ def test_past_a_commands_limit_is_one_line_at_once(argv, tmp_path):
     assert not (tmp_path / "x.html").exists()
 
 
+def test_the_pairwise_model_has_its_own_limit(capsys):
+    assert main(["solve", "501", "--model", "pairwise"]) == 2
+    assert "--model pairwise takes N <= 500" in capsys.readouterr().err
+
+
 def test_the_largest_sizes_are_taken():
     assert main(["solve", "1000", "--format", "json"], io.StringIO(), io.StringIO()) == 0
     assert main(["solve", "14", "--limit", "1"], io.StringIO(), io.StringIO()) == 0
@@ -297,6 +302,18 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path):
     assert target.read_text() == "old" and os.listdir(tmp_path) == ["page.html"]
     write_atomically(target, ["new"])
     assert target.read_text() == "new" and os.listdir(tmp_path) == ["page.html"]
+
+
+def test_a_link_is_followed_and_a_pipe_written_in_place(tmp_path):
+    (tmp_path / "real.html").write_text("old")
+    (tmp_path / "link.html").symlink_to("real.html")
+    write_atomically(tmp_path / "link.html", ["new"])
+    assert (tmp_path / "link.html").is_symlink() and (tmp_path / "real.html").read_text() == "new"
+    os.mkfifo(tmp_path / "pipe")
+    reader = subprocess.Popen(["cat", str(tmp_path / "pipe")], stdout=subprocess.PIPE, text=True)
+    write_atomically(tmp_path / "pipe", ["through ", "the pipe"])
+    assert reader.communicate(timeout=30)[0] == "through the pipe"
+    assert sorted(os.listdir(tmp_path)) == ["link.html", "pipe", "real.html"]
 
 
 def test_svg_files_are_written_atomically_too(tmp_path):

@@ -33,6 +33,9 @@ from .treeview import MAX_N, search_trees_html
 LIMITS = {"solve": 1000, "render": 1000, "count": 50, "check": 14}
 """The largest board each command takes (see docs/queens.md, "Limits"); ``tree`` draws up to ``MAX_N``."""
 
+PAIRWISE_MAX = 500
+"""``solve --model pairwise`` states n(n - 1) constraints: 0.27 GB at n = 500, 1 GB at 1000."""
+
 MAX_WORKERS = 256
 """``count --workers`` starts at most this many workers, and never more than one per sub-problem."""
 
@@ -161,6 +164,9 @@ def _progress(boards: Iterator, stream: TextIO) -> Iterator:
 
 
 def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.model == "pairwise" and args.n > PAIRWISE_MAX:
+        raise ValueError(f"--model pairwise takes N <= {PAIRWISE_MAX} (its constraints grow as N²); "
+                         "the compact model goes further")
     pins = pins_of(args.pin, args.n)
     boards = iter_queens(
         args.n, pins=pins, symmetry=args.symmetry, model=args.model, select=args.select, order=args.order

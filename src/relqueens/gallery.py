@@ -103,7 +103,9 @@ def write_atomically(path: str | Path, parts: Iterable[str]) -> None:
     """Write text to ``path`` whole or not at all: into a temporary file beside it, then renamed over it.
 
     A failure midway (a full disk, a file size limit, an interrupt) leaves
-    the old file as it was, and no temporary file behind.
+    the old file as it was, and no temporary file behind. A symbolic link
+    is followed; what is not a regular file (``/dev/stdout``, a named pipe)
+    is written in place.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -112,15 +114,20 @@ def write_atomically(path: str | Path, parts: Iterable[str]) -> None:
     ('one two', ['a.txt'])
     """
     path = Path(path)
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    if path.exists() and not path.is_file():
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.writelines(parts)
+        return
+    real = Path(os.path.realpath(path))
+    temporary = real.with_name(f".{real.name}.{secrets.token_hex(4)}.tmp")
     try:
         with open(temporary, "x", encoding="utf-8") as f:
             f.writelines(parts)
             f.flush()
             os.fsync(f.fileno())
         with contextlib.suppress(OSError):  # keep the old file's permissions
-            shutil.copymode(path, temporary)
-        os.replace(temporary, path)
+            shutil.copymode(real, temporary)
+        os.replace(temporary, real)
     except BaseException as e:
         with contextlib.suppress(OSError):
             temporary.unlink()
