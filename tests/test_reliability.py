@@ -206,6 +206,18 @@ def test_stopping_the_parent_stops_its_workers(stop):
     poll(lambda: not any(living(w) for w in workers), timeout=10)
 
 
+@linux
+def test_ctrl_c_stops_a_local_dask_cluster_in_one_line(tmp_path):
+    pytest.importorskip("distributed")
+    ckpt = tmp_path / "c.sqlite"
+    proc = start("count", "14", "--dask-local", "--checkpoint", str(ckpt), start_new_session=True)
+    poll(lambda: recorded(ckpt) >= 1, timeout=120)  # the cluster is up and counting
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err == f"\nrelqueens: interrupted; finished sub-problems are in {ckpt}: " \
+        "run the same command to resume\n"
+
+
 # 3. A dead worker does not sink the run
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import logging
 import os
 import signal
 import sys
@@ -267,8 +268,15 @@ def _dask_executor(args: argparse.Namespace, workers: int | None):
             raise ValueError(f"cannot reach the Dask scheduler at {args.dask}: {e}") from None
         return client.get_executor(), [client.close]  # close, never shut down, a shared cluster
     workers = min(workers or 2, len(plan(args.n, args.split, args.mirror)) or 1)
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=":0")
-    client = Client(cluster)
+    # Ctrl-C is for this process, which closes the cluster: the workers, started meanwhile, inherit
+    # the ignoring (a Ctrl-C while the cluster starts is lost), and keep their warnings to themselves
+    ctrl_c = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=":0",
+                               silence_logs=logging.ERROR)
+        client = Client(cluster)
+    finally:
+        signal.signal(signal.SIGINT, ctrl_c)
     return client.get_executor(), [client.close, cluster.close]
 
 
@@ -277,8 +285,8 @@ def _count(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise ValueError(f"--split {args.split} pins more rows than the board has (N = {args.n})")
     cpus = os.cpu_count() or 1
     if args.workers and args.workers > cpus:
-        err.write(f"relqueens count: warning: {args.workers} workers on {cpus} CPUs only take turns; "
-                  f"at most {MAX_WORKERS} are started, and one per sub-problem\n")
+        _say(err, f"relqueens count: warning: {args.workers} workers on {cpus} CPUs only take turns; "
+             f"at most {MAX_WORKERS} are started, and one per sub-problem")
     workers = args.workers and min(args.workers, MAX_WORKERS)
     executor, to_close = _dask_executor(args, workers) if args.dask or args.dask_local else (None, [])
     bar = _CountBar(err) if err.isatty() else None
@@ -326,6 +334,15 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def _say(err: TextIO, line: str) -> None:
+    """One line on stderr, if anyone still reads it (a closed pipe does not change the exit status)."""
+    try:
+        err.write(line + "\n")
+        err.flush()
+    except OSError:
+        _silence(err)
+
+
 def _silence(stream: TextIO) -> None:
     """Send what is left for a closed pipe to /dev/null, so that exiting does not complain."""
     try:
@@ -345,7 +362,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     """
     out, err = out or sys.stdout, err or sys.stderr or io.StringIO()
     if out is None:
-        err.write("relqueens: error: the standard output is closed; redirect it, e.g. >/dev/null\n")
+        _say(err, "relqueens: error: the standard output is closed; redirect it, e.g. >/dev/null")
         return 2
     args = build_parser().parse_args(argv)
     try:
@@ -356,19 +373,19 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         _silence(out)
         return 0
     except CountError as e:
-        err.write(f"relqueens count: error: {e}\n")
+        _say(err, f"relqueens count: error: {e}")
         return 1
     except (ValueError, TypeError, OSError) as e:
-        err.write(f"relqueens {args.command}: error: {e}\n")
+        _say(err, f"relqueens {args.command}: error: {e}")
         return 2
     except KeyboardInterrupt:
         where = getattr(args, "checkpoint", None)
         note = f"; finished sub-problems are in {where}: run the same command to resume" if where else ""
-        err.write(f"\nrelqueens: interrupted{note}\n")
+        _say(err, f"\nrelqueens: interrupted{note}")
         return 130
     except MemoryError:
         pass  # leave the handler first: what filled the memory is freed with the traceback
-    err.write(f"relqueens {args.command}: error: out of memory; try a smaller N (or --limit)\n")
+    _say(err, f"relqueens {args.command}: error: out of memory; try a smaller N (or --limit)")
     return 1
 
 
