@@ -14,7 +14,7 @@ are black; pinned queens (placed in advance) are red.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from html import escape
 
 from .squares import square
@@ -188,7 +188,14 @@ class Page(str):
 
 def html_page(title: str, body: str, style: str = "") -> Page:
     """One page: ``title`` (escaped here), the inline ``style`` and the ``body`` (HTML, escaped by the caller)."""
-    return Page(
+    return Page("".join(page_parts(title, (body,), style)))
+
+
+def page_parts(title: str, body: Iterable[str], style: str = "") -> Iterator[str]:
+    """:func:`html_page` piece by piece, the ``body`` as it comes (to write a big page as it is made)."""
+    yield (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(title)}</title><style>{style}</style></head><body>{body}</body></html>\n"
+        f"<title>{escape(title)}</title><style>{style}</style></head><body>"
     )
+    yield from body
+    yield "</body></html>\n"
