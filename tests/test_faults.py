@@ -192,6 +192,25 @@ def test_killing_the_parent_kills_its_workers_and_frees_the_pipes():
 
 
 @linux
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_while_the_command_starts_is_quiet(signum):
+    """The console script catches a stop from its first instant, while relqueens imports."""
+    script = os.path.join(os.path.dirname(sys.executable), "relqueens")
+    if not os.path.exists(script):
+        pytest.skip("the relqueens console script is not installed beside this Python")
+    started = time.monotonic()  # the interpreter's own start-up is Python's: signal after it
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    python = 3 * (time.monotonic() - started)
+    for delay in (python, python + 0.03, python + 0.06, python + 0.1, python + 0.2):
+        proc = subprocess.Popen([script, "solve", "13", "--count"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=60)
+        assert "Traceback" not in err, (delay, err)
+        assert proc.returncode in (130, -signum), (delay, proc.returncode, err)
+
+
 @pytest.mark.parametrize("stop", [
     lambda proc: proc.send_signal(signal.SIGTERM),
     lambda proc: proc.send_signal(signal.SIGINT),
