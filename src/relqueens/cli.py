@@ -22,6 +22,7 @@ from typing import TextIO
 
 from tqdm import tqdm
 
+from ._version import __version__
 from .check import check
 from .count import CountError, count, plan
 from .fd.labeling import ORDER, SELECT
@@ -88,6 +89,7 @@ def _pin_option(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the ``relqueens`` command and its subcommands."""
     parser = _Parser(prog="relqueens", description="N-queens as relations, on kanren with finite domains.")
+    parser.add_argument("--version", action="version", version=f"relqueens {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     solve = sub.add_parser("solve", help="find boards", description="Find solutions of the N-queens problem.")
