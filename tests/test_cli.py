@@ -113,12 +113,5 @@ def test_progress_is_shown_on_a_terminal_only():
 
     tty, pipe = Tty(), io.StringIO()
     assert list(_progress(iter(range(3)), pipe)) == [0, 1, 2] and pipe.getvalue() == ""
-    import time
-
-    def slow():
-        for k in range(3):
-            time.sleep(0.2)
-            yield k
-
-    assert list(_progress(slow(), tty)) == [0, 1, 2]
-    assert "found" in tty.getvalue()
+    assert list(_progress(iter(range(3)), tty)) == [0, 1, 2]
+    assert "found" in tty.getvalue() and "boards" in tty.getvalue()

@@ -178,19 +178,21 @@ def test_killing_a_run_and_resuming_loses_nothing(tmp_path):
     assert summary["computed"] == summary["subproblems"] - before
 
 
-def test_progress_bar_only_on_a_terminal():
+def test_progress_bar_on_a_terminal_shows_at_once_and_ends_full():
     import io
 
-    from relqueens.cli import _count_bar
+    from relqueens.cli import _CountBar
 
     class Tty(io.StringIO):
         def isatty(self):
             return True
 
-    assert _count_bar(io.StringIO()) is None
     tty = Tty()
-    bar = _count_bar(tty)
-    result = count(8, split_rows=2, progress=bar)
+    bar = _CountBar(tty)
+    seen = []
+    result = count(8, split_rows=2, progress=lambda *a: (seen.append(tty.getvalue()), bar(*a)))
+    bar.close()
     shown = tty.getvalue()
     assert result.total == 92
-    assert f"{result.subproblems}/{result.subproblems} sub-problems" in shown and "ETA" in shown and "/s" in shown
+    assert seen[1].count(f"0/{result.subproblems}") == 1  # the bar was there before the first sub-problem ended
+    assert f"{result.subproblems}/{result.subproblems}" in shown and "sub-problems/s" in shown

@@ -104,6 +104,7 @@ PICTURES = [
     ("queens-8-a1.html", ["render", "8", "--pin", "a1"]),
     ("queens-8-fundamental.html", ["render", "8", "--symmetry"]),
     ("search-trees-6.html", ["tree", "6"]),
+    ("stepper-8.html", ["step", "8"]),
 ]
 
 

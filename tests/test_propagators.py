@@ -243,3 +243,80 @@ def test_inverse_implies_permutations():
     xs, ys = vars(3), vars(3)
     (r,) = run(0, (xs, ys), fd.inverse(xs, ys), eq(ys[0], 1), eq(ys[1], 2), residual=True)
     assert r.term == ([2, 0, 1], [1, 2, 0])
+
+
+# -- distinct over exactly as many values as members: the pigeonhole ---------------------------
+
+
+def test_pigeonhole_gives_a_value_to_the_only_member_that_can_take_it():
+    a, b, c = vars(3)
+    # value elimination alone leaves a in 0..2; only a can still take 2
+    (r,) = run(0, a, fd.in_(a, fd.interval(0, 2)), fd.in_(b, c, fd.interval(0, 1)),
+               fd.distinct([a, b, c]), residual=True)
+    assert r.term == 2
+
+
+def test_pigeonhole_fails_a_value_that_no_member_can_take():
+    a, b, c = vars(3)
+    goals = [fd.in_(a, b, c, fd.interval(0, 2)), fd.distinct([a, b, c])]
+    # dropping 1 from every member leaves three members for two values
+    assert run(0, (a, b, c), *goals, fd.ne(a, 1), fd.ne(b, 1), fd.ne(c, 1), fd.label([])) == ()
+
+
+def test_pigeonhole_with_offsets_as_brute_force():
+    import itertools
+
+    xs = vars(4)
+    shifts = [0, 1, -1, 2]
+    # x_i + shift_i distinct, each x_i + shift_i in 0..3: a permutation of 0..3
+    goals = [fd.in_(x, fd.interval(-s, 3 - s)) for x, s in zip(xs, shifts)]
+    goals += [fd.distinct([x + s for x, s in zip(xs, shifts)]), fd.ne(xs[0], 2), fd.ne(xs[1] + 1, 3)]
+    got = run_all(tuple(xs), *goals)
+    expected = [
+        tuple(v - s for v, s in zip(p, shifts))
+        for p in itertools.permutations(range(4))
+        if p[0] != 2 and p[1] != 3
+    ]
+    assert sorted(got) == sorted(expected)
+    rest = (fd.ne(xs[1] + 1, 0), fd.ne(xs[2] - 1, 0), fd.ne(xs[3] + 2, 0))
+    (r,) = run(0, tuple(xs), *goals[:-2], *rest, residual=True)
+    assert r.term[0] == 0  # only x0 + 0 can take 0
+
+
+def test_global_cardinality_is_domain_consistent_by_flow():
+    a, b, c, d = vars(4)
+    # 1 and 2 at most once each, a and b can only take 1 or 2: they use both, so c, d take 3
+    (r,) = run(0, (a, b, c, d), fd.in_(a, b, fd.interval(1, 2)), fd.in_(c, d, fd.interval(1, 3)),
+               fd.global_cardinality([a, b, c, d], {1: 1, 2: 1, 3: 2}), residual=True)
+    assert r.term[2:] == (3, 3)
+    k = vars(1)[0]
+    # 3 needs two takers, only c and d can take it: they do; then a, b share 1 and 2
+    (r,) = run(0, (a, b, c, d, k), fd.in_(a, b, c, d, fd.interval(1, 3)), fd.ne(a, 3), fd.ne(b, 3),
+               fd.in_(k, fd.interval(0, 2)), fd.global_cardinality([a, b, c, d], {1: k, 2: 1, 3: 2}),
+               residual=True)
+    assert r.term[2:4] == (3, 3)
+
+
+def test_cardinality_flow_against_brute_force():
+    import itertools
+    import random
+
+    from relqueens.fd.globals import _cardinality_flow, _flow_vital
+
+    rng = random.Random(7)
+    for _ in range(400):
+        n, values = rng.randint(1, 5), list(range(rng.randint(1, 4)))
+        doms = [sorted(rng.sample(values, rng.randint(1, len(values)))) for _ in range(n)]
+        least = {v: rng.randint(0, 2) for v in values}
+        most = {v: least[v] + rng.randint(0, 2) for v in values}
+        ok = [
+            p for p in itertools.product(*doms)
+            if all(least[v] <= p.count(v) <= most[v] for v in values)
+        ]
+        flow = _cardinality_flow(doms, least, most)
+        if not ok:
+            assert flow is None
+            continue
+        assert flow is not None and tuple(flow) in set(ok)
+        kept = _flow_vital(doms, flow, least, most)
+        assert kept == [sorted({p[k] for p in ok}) for k in range(n)]

@@ -45,6 +45,7 @@ from .logic import (
 )
 from .queens import complete, iter_queens, possible_columns, queens, queenso, symmetry_breako
 from .squares import PinError
+from .stepper import queens_stepper_html, stepper_html
 
 __all__ = [
     "CheckpointError",
@@ -87,11 +88,13 @@ __all__ = [
     "permuteo",
     "possible_columns",
     "queens",
+    "queens_stepper_html",
     "queenso",
     "relation",
     "rembero",
     "run",
     "run_all",
+    "stepper_html",
     "succeed",
     "symmetry_breako",
     "tabled",

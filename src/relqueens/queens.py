@@ -170,6 +170,8 @@ def iter_queens(
     (1, 3, 5, 7, 2, 0, 6, 4)
     """
     check_n(n)
+    if trace is not None and not isinstance(trace, SearchTrace):
+        raise TypeError(f"trace must be a SearchTrace or None, got {trace!r}")
     model, select, order = resolve_auto(n, model, select, order)
     check_options(select, order)
     cols = vars(n)

@@ -1,4 +1,4 @@
-"""Boards as pictures: the seed's text ``print-board``, and self-contained SVG.
+"""Boards as pictures: the seed's text ``print-board``, self-contained SVG, and the pages that hold them.
 
 Boards are drawn as the seeds draw them: row 0 (rank 1) at the top, column 0
 (file ``a``) on the left, the square at row 0, column 0 light. Found queens
@@ -14,7 +14,7 @@ are black; pinned queens (placed in advance) are red.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from html import escape
 
 from .squares import square
@@ -60,7 +60,7 @@ def board_text(board: Sequence[int], *, unicode: bool = False, coords: bool = Fa
     return "\n".join(lines)
 
 
-def _crown(x: float, y: float, s: float, fill: str, pinned: bool, row: int, col: int) -> str:
+def crown_svg(x: float, y: float, s: float, fill: str, pinned: bool, row: int, col: int) -> str:
     """A queen drawn as a crown, centred in the square of side ``s`` at ``(x, y)``."""
     pts = [(0.2, 0.75), (0.15, 0.32), (0.33, 0.55), (0.5, 0.22), (0.67, 0.55), (0.85, 0.32), (0.8, 0.75)]
     poly = " ".join(f"{x + px * s:.1f},{y + py * s:.1f}" for px, py in pts)
@@ -100,23 +100,34 @@ def board_svg(
     ]
     if title:
         parts.append(f"<title>{escape(title)}</title>")
-    parts.append(f'<rect x="{margin}" y="0" width="{n * cell}" height="{n * cell}" fill="{LIGHT}"/>')
-    parts.extend(
+    parts.append(squares_svg(n, cell, margin))
+    for row, col in enumerate(b):
+        parts.append(crown_svg(margin + col * cell, row * cell, cell, PINNED if row in pinned else QUEEN, row in pinned, row, col))
+    if coords:
+        parts.append(coords_svg(n, cell, margin))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def squares_svg(n: int, cell: int, margin: int) -> str:
+    """The n x n squares, light and dark, ``margin`` from the left edge (SVG elements)."""
+    light = f'<rect x="{margin}" y="0" width="{n * cell}" height="{n * cell}" fill="{LIGHT}"/>'
+    return light + "".join(
         f'<rect x="{margin + col * cell}" y="{row * cell}" width="{cell}" height="{cell}" fill="{DARK}"/>'
         for row in range(n)
         for col in range(n)
         if (row + col) % 2
     )
-    for row, col in enumerate(b):
-        parts.append(_crown(margin + col * cell, row * cell, cell, PINNED if row in pinned else QUEEN, row in pinned, row, col))
-    if coords:
-        font = f'font-family="sans-serif" font-size="{max(cell // 3, 6)}" fill="#333" text-anchor="middle"'
-        for row in range(n):
-            parts.append(f'<text x="{margin / 2}" y="{row * cell + cell * 0.6:.1f}" {font}>{row + 1}</text>')
-        for col, name in enumerate(_files(n)):
-            parts.append(f'<text x="{margin + col * cell + cell / 2}" y="{n * cell + margin * 0.8:.1f}" {font}>{name}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+
+
+def coords_svg(n: int, cell: int, margin: int) -> str:
+    """Ranks down the left margin and files along the bottom (SVG elements)."""
+    font = f'font-family="sans-serif" font-size="{max(cell // 3, 6)}" fill="#333" text-anchor="middle"'
+    ranks = "".join(f'<text x="{margin / 2}" y="{row * cell + cell * 0.6:.1f}" {font}>{row + 1}</text>' for row in range(n))
+    return ranks + "".join(
+        f'<text x="{margin + col * cell + cell / 2}" y="{n * cell + margin * 0.8:.1f}" {font}>{name}</text>'
+        for col, name in enumerate(_files(n))
+    )
 
 
 def _label(board: Sequence[int]) -> str:
@@ -149,3 +160,42 @@ class Board(tuple):
 
     def _repr_html_(self) -> str:
         return f"<figure>{self._repr_svg_()}<figcaption>{_label(self)}</figcaption></figure>"
+
+
+class Page(str):
+    """A self-contained HTML page: a ``str``, which Jupyter shows in a frame of its own.
+
+    The frame keeps the page's styles and scripts to itself.
+
+    >>> page = html_page("A & B", "<p>hello</p>")
+    >>> page.startswith("<!DOCTYPE html>"), "<title>A &amp; B</title>" in page, "srcdoc" in page._repr_html_()
+    (True, True, True)
+    >>> page
+    <an HTML page of 139 characters>
+    """
+
+    height = 640
+
+    def __repr__(self) -> str:
+        return f"<an HTML page of {len(self):,} characters>"
+
+    def _repr_html_(self) -> str:
+        return (
+            f'<iframe srcdoc="{escape(self, quote=True)}" '
+            f'style="width:100%;height:{self.height}px;border:1px solid #ccc"></iframe>'
+        )
+
+
+def html_page(title: str, body: str, style: str = "") -> Page:
+    """One page: ``title`` (escaped here), the inline ``style`` and the ``body`` (HTML, escaped by the caller)."""
+    return Page("".join(page_parts(title, (body,), style)))
+
+
+def page_parts(title: str, body: Iterable[str], style: str = "") -> Iterator[str]:
+    """:func:`html_page` piece by piece, the ``body`` as it comes (to write a big page as it is made)."""
+    yield (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{style}</style></head><body>"
+    )
+    yield from body
+    yield "</body></html>\n"

@@ -82,6 +82,8 @@ def pins_of(pins: Mapping | Iterable | str | None, n: int) -> dict[int, int]:
     """
     if pins is None:
         return {}
+    if isinstance(pins, (bytes, bytearray)):
+        raise PinError(f"pins must be squares as text, such as 'a1', or a {{row: column}} mapping, got {pins!r}")
     if isinstance(pins, str):
         pins = [pins]
     pairs: list[tuple[int, int]] = []

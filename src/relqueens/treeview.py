@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 from html import escape
 
 from . import fd
-from .fd.answers import run_all
+from .fd.answers import run
 from .fd.terms import vars
 from .fd.trace import FAILED, SOLUTION, SearchTrace
 from .gallery import describe_pins
 from .logic import eq
 from .queens import queenso, symmetry_breako
 from .reference import Branch, Solution, check_n, queen_tree
+from .render import Page, html_page
 from .squares import pins_of
 
 MAX_N = 8
@@ -143,18 +144,24 @@ def tree_svg(shape: Shape, *, dy: int = 44) -> str:
     return "".join(parts)
 
 
-def queens_trace(n: int, *, pins=None, symmetry: bool = False) -> tuple[SearchTrace, dict]:
-    """Run the queens relation with a trace; return it and the rows' display names."""
+def queens_trace(
+    n: int, *, pins=None, symmetry: bool = False, limit: int | None = None, max_nodes: int | None = None
+) -> tuple[SearchTrace, dict]:
+    """Run the queens relation with a trace; return it and the rows' display names (in row order).
+
+    ``limit`` stops after that many solutions; past ``max_nodes`` the search
+    raises :class:`~relqueens.SearchLimit`.
+    """
     cols = vars(n)
     trace = SearchTrace()
     goals = [queenso(cols, n), *(eq(cols[r], c) for r, c in pins_of(pins, n).items())]
     if symmetry:
         goals.append(symmetry_breako(cols, n))
-    run_all(cols, *goals, fd.label(cols, trace=trace))
+    run(limit or 0, cols, *goals, fd.label(cols, trace=trace), max_nodes=max_nodes)
     return trace, {c: f"r{i}" for i, c in enumerate(cols)}
 
 
-def search_trees_html(n: int, *, pins=None, symmetry: bool = False) -> str:
+def search_trees_html(n: int, *, pins=None, symmetry: bool = False) -> Page:
     """The page that shows both trees for n (at most 8), with their counts."""
     check_n(n)
     if n > MAX_N:
@@ -193,11 +200,10 @@ def search_trees_html(n: int, *, pins=None, symmetry: bool = False) -> str:
         f'<span><svg width="12" height="12"><circle cx="6" cy="6" r="5" fill="{colour}"/></svg> {name}</span> '
         for name, colour in (("branch", COLOURS["branch"]), ("failed / dead end", COLOURS[FAILED]), ("solution", COLOURS[SOLUTION]))
     )
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{n}-queens search trees</title><style>"
-        "body{font-family:sans-serif;margin:16px;color:#222}.scroll{overflow-x:auto;border:1px solid #ccc}"
-        "section{margin-bottom:24px}h2{font-size:1.1em}</style></head><body>"
+    return html_page(
+        f"{n}-queens search trees",
         f"<h1>{n}-queens: what propagation explores, and what plain backtracking does</h1>"
-        f"<p>{legend}</p>{''.join(sections)}</body></html>\n"
+        f"<p>{legend}</p>{''.join(sections)}",
+        "body{font-family:sans-serif;margin:16px;color:#222}.scroll{overflow-x:auto;border:1px solid #ccc}"
+        "section{margin-bottom:24px}h2{font-size:1.1em}",
     )

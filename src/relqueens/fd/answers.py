@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
+from html import escape
 from typing import Any
 
 from ..logic.disequality import DisequalityStore, neq
@@ -45,6 +46,8 @@ class Residual:
     >>> r, = run(0, [x, y], fd.in_(x, y, fd.interval(0, 3)), x < y, residual=True)
     >>> r.domains[x], r.domains[y]
     ({0..2}, {1..3})
+    >>> r._repr_html_().count("<tr>")  # in Jupyter: a table of the domains, then the constraints
+    3
     """
 
     __slots__ = ("constraints", "domains", "term")
@@ -57,6 +60,19 @@ class Residual:
             repr(c) for c in self.constraints
         ]
         return repr(self.term) if not parts else f"{self.term!r} where {', '.join(parts)}"
+
+    def _repr_html_(self) -> str:
+        """The answer, its open variables' domains as a table, and the constraints left, for Jupyter."""
+        rows = "".join(
+            f"<tr><td><code>{escape(str(v))}</code></td><td><code>{escape(repr(d))}</code></td></tr>"
+            for v, d in self.domains.items()
+        )
+        table = f"<table><tr><th>variable</th><th>domain</th></tr>{rows}</table>" if rows else ""
+        left = "".join(f"<li><code>{escape(repr(c))}</code></li>" for c in self.constraints)
+        return (
+            f"<div><p>answer <code>{escape(repr(self.term))}</code></p>{table}"
+            f"{f'<p>constraints left</p><ul>{left}</ul>' if left else ''}</div>"
+        )
 
 
 def _term_vars(term: Any) -> Iterator:
@@ -91,8 +107,11 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator:
     _check_pending(store)
     D = store.D
     private = store.model.private
+    if all(not d & (d - 1) if type(d) is int else d.lo == d.hi for d in D):
+        yield term  # the usual case after a labeling: nothing left to enumerate
+        return
     open_ = {i for i, d in enumerate(D) if (d & (d - 1) if type(d) is int else d.lo != d.hi) and i not in private}
-    if not open_:  # the usual case after a labeling: nothing left to enumerate
+    if not open_:
         yield term
         return
     idx = store.current().index
@@ -156,7 +175,7 @@ def residual(q: Any, S: State) -> Residual:
             members = entry[1]
             if is_open(i for i, _ in members):
                 found.append(Distinct(tuple(lin(term_of(i)) + c for i, c in members)))
-        elif not entry[1].entailed(D, m.off):
+        elif not entry[1].implied and not entry[1].entailed(D, m.off):
             rel = _describe(entry[1], term_of)
             if not isinstance(rel, Relation) or (rel.lhs - rel.rhs).terms:
                 found.append(rel)  # (not x == x)

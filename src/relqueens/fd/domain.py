@@ -15,6 +15,7 @@ operations even for thousands of values, and values may be negative.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from html import escape
 
 MAX_WIDTH = 1 << 24
 """The widest span (max - min + 1) a domain may have: 16,777,216 values."""
@@ -173,6 +174,22 @@ class Domain:
             length = (~run & (run + 1)).bit_length() - 1
             yield lo + start, lo + start + length - 1
             bits &= ~(((1 << length) - 1) << start)
+
+    def _repr_html_(self) -> str:
+        """The domain as text, over a strip of its span (a dark cell per value held) when that is short.
+
+        >>> domain(1, 3)._repr_html_().count('class="in"')
+        2
+        """
+        text = f"<code>{escape(repr(self))}</code>"
+        if not self.bits or self.max - self.min >= 64:
+            return text
+        cells = "".join(
+            f'<span class="{"in" if v in self else "out"}" title="{v}" style="display:inline-block;width:9px;'
+            f'height:9px;margin-right:1px;background:{"#2f6fdf" if v in self else "#e4e4e4"}"></span>'
+            for v in range(self.min, self.max + 1)
+        )
+        return f"{text}<br>{cells}"
 
     def __repr__(self) -> str:
         runs = list(self.runs())

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .domain import domain_of, interval
 from .post import Constraint, Posting
 from .terms import Lin
-from .propagators import Propagator, keep_ge, keep_le, narrow
+from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
 
 
 def _values(d: int, o: int):
@@ -243,6 +243,137 @@ class CardinalityProp(Propagator):
         return True
 
 
+class CardinalityFlow(Propagator):
+    """Domain consistency for ``global_cardinality`` (Régin's flow): each value a variable keeps
+    is its value in some assignment that meets every count's bounds.
+
+    A flow sends each variable to one value, each value between its count's
+    low and high bounds (augmenting paths, first for the highs, then to lift
+    the values below their lows); an edge ``x = v`` outside the flow survives
+    only on a cycle of the residual graph (``x``, ``v`` in one strongly
+    connected component). Slow: it runs after :class:`CardinalityProp`, which
+    keeps the counts' bounds.
+    """
+
+    __slots__ = ("counts", "xs")
+    slow = implied = True
+
+    def __init__(
+        self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source=None
+    ) -> None:
+        self.xs, self.counts, self.source = xs, counts, source
+        self.vars = xs + tuple(c for _, c in counts)
+
+    def propagate(self, D, off, queue, _):
+        xs = self.xs
+        doms = [list(_values(D[x], off[x])) for x in xs]
+        least = {v: low(D[c], off[c]) for v, c in self.counts}
+        most = {v: high(D[c], off[c]) for v, c in self.counts}
+        flow = _cardinality_flow(doms, least, most)
+        if flow is None:
+            return False
+        keep = _flow_vital(doms, flow, least, most)
+        for x, d, kept in zip(xs, doms, keep):
+            if len(kept) < len(d):
+                o, nd = off[x], 0
+                for v in kept:
+                    nd |= 1 << (v - o)
+                if not narrow(D, queue, x, nd):
+                    return False
+        return True
+
+
+def _cardinality_flow(doms: list[list[int]], least: dict, most: dict) -> list[int] | None:
+    """A value for each variable, each value ``v`` taken ``least[v]..most[v]`` times (or ``None``)."""
+    n = len(doms)
+    assign: list = [None] * n
+    holders: dict[int, list[int]] = {v: [] for v in most}
+
+    def move(x: int, v: int) -> None:
+        if assign[x] is not None:
+            holders[assign[x]].remove(x)
+        assign[x] = v
+        holders[v].append(x)
+
+    for k in range(n):  # every variable a value, no value above its high
+        came: dict[int, int] = {}
+        frontier, seen, end = [k], {k}, None
+        while frontier and end is None:
+            x = frontier.pop()
+            for v in doms[x]:
+                if v in came:
+                    continue
+                came[v] = x
+                if len(holders[v]) < most[v]:
+                    end = v
+                    break
+                for y in holders[v]:
+                    if y not in seen:
+                        seen.add(y)
+                        frontier.append(y)
+        if end is None:
+            return None
+        v = end
+        while True:
+            x = came[v]
+            prev = assign[x]
+            move(x, v)
+            if x == k:
+                break
+            v = prev
+    takers: dict[int, list[int]] = {v: [] for v in most}
+    for x, d in enumerate(doms):
+        for v in d:
+            takers[v].append(x)
+    for target in most:  # lift each value to its low, taking from values above theirs
+        while len(holders[target]) < least[target]:
+            came2: dict[int, tuple[int, int]] = {target: (-1, -1)}
+            frontier, end = [target], None
+            while frontier and end is None:
+                u = frontier.pop()
+                for x in takers[u]:
+                    w = assign[x]
+                    if w == u or w in came2:
+                        continue
+                    came2[w] = (x, u)
+                    if len(holders[w]) > least[w]:
+                        end = w
+                        break
+                    frontier.append(w)
+            if end is None:
+                return None
+            w = end
+            while w != target:
+                x, u = came2[w]
+                move(x, u)
+                w = u
+    return assign
+
+
+def _flow_vital(doms: list[list[int]], flow: list[int], least: dict, most: dict) -> list[list[int]]:
+    """For each variable, the values some feasible flow gives it (the residual graph's cycles)."""
+    n = len(doms)
+    ids = {v: n + j for j, v in enumerate(most)}
+    sink = n + len(ids)
+    succ: list[list[int]] = [[] for _ in range(sink + 1)]
+    load = dict.fromkeys(most, 0)
+    for k, v in enumerate(flow):
+        load[v] += 1
+    for k, d in enumerate(doms):
+        for v in d:
+            if v == flow[k]:
+                succ[ids[v]].append(k)
+            else:
+                succ[k].append(ids[v])
+    for v, i in ids.items():
+        if load[v] < most[v]:
+            succ[i].append(sink)
+        if load[v] > least[v]:
+            succ[sink].append(i)
+    comp = _components(succ)
+    return [[v for v in d if v == flow[k] or comp[ids[v]] == comp[k]] for k, d in enumerate(doms)]
+
+
 class TableProp(Propagator):
     """``xs`` is one of the rows of ``table``: domain consistent (rows that lost a value are ignored)."""
 
@@ -395,7 +526,10 @@ class GlobalCardinality(Constraint):
             total[c] = total.get(c, 0) + 1
         if not posting.post_flat(total, -len(xs), "==", self):
             return False
-        return posting.attach(CardinalityProp(tuple(xs), tuple(zip(values, cs)), self))
+        counts = tuple(zip(values, cs))
+        return posting.attach(CardinalityProp(tuple(xs), counts, self)) and posting.attach(
+            CardinalityFlow(tuple(xs), counts, self)
+        )
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

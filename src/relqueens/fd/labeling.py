@@ -26,6 +26,7 @@ from ..logic.state import State, isvar
 from .domain import Domain, Wide, as_domain
 from .errors import DomainError
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
+from .relaxation import INFEASIBLE, relaxations
 from .store import FDStore, is_int, store_of, walk
 from .terms import Lin, Relation, var
 from .trace import BRANCH, FAILED, SOLUTION, SearchTrace
@@ -77,6 +78,12 @@ def _stride(n: int) -> int:
     choices since the last copy.
     """
     return 1 if n <= COPY_LIMIT else max(2, n // 64)
+
+
+def _guided(guide: Callable, i: int, rest: int, o: int) -> int:
+    """The bit of the value ``guide`` names for variable ``i`` if ``rest`` still has it, else 0."""
+    v = guide(i)
+    return 0 if v is None or v < o else rest & (1 << (v - o))
 
 
 def _rebuild(path: tuple | None, D0: list[int], model) -> list[int]:
@@ -186,6 +193,7 @@ def search(
     accept: Callable | None = None,
     branching: str = "enum",
     prune: Callable | None = None,
+    guide: Callable | None = None,
 ) -> Iterator:
     """Yield every domain list, reachable by labeling ``idxs``, where they are all fixed.
 
@@ -197,6 +205,8 @@ def search(
     as if ``D`` had failed (so an existence check looks for another witness).
     ``prune(D)``, called on a node's domains before each branch, may narrow
     them (and propagate) or return ``False`` to cut the node (branch and bound).
+    ``guide(i)`` (``enum`` only) may name the value of variable ``i`` to try
+    first at a node (a relaxation's solution), or ``None``.
     """
     choose = SELECTORS[select]
     enum, down, mid = branching == "enum", order == "down", order == "mid"
@@ -232,6 +242,8 @@ def search(
             bit, rest = _wide_piece(rest, first, order, branching)
         elif not enum:
             bit = _piece(rest, centre, first, order, branching)
+        elif first and guide is not None and (g := _guided(guide, i, rest, model.off[i])):
+            bit = g
         elif mid:
             bit = _middle(rest, centre)
         else:
@@ -248,12 +260,13 @@ def search(
             stack.pop()
         before = None if trace is None else D[:]
         D[i] = bit
-        ok = fixpoint(D, {i}, model)
+        ok = fixpoint(D, {i}, model if trace is None else trace.watching(model))
         k = choose(D, idxs, k, model) if ok else -1
         if trace is not None:
             status = FAILED if not ok else BRANCH if k >= 0 else SOLUTION
             value = low(bit, model.off[i]) if fixed(bit) else as_domain(bit, model.off[i])
             tid = trace.choice(parent, model.vars[i], value, _narrowed(before, D, model, i), status)
+            trace.explain(tid, model, before, D)
         if not ok:
             continue
         if k >= 0:
@@ -305,9 +318,14 @@ def solved_state(S: State, store: FDStore, D: list[int], free: list) -> State | 
     data = dict(S.data)
     for i, w in free:
         d = D[i]
-        if fixed(d):
-            data[w] = low(d, off[i])
+        if type(d) is int:
+            if not d & (d - 1):
+                data[w] = off[i] + d.bit_length() - 1
+        elif d.lo == d.hi:
+            data[w] = d.lo
     new = FDStore(store.model, store.version, D, store.pending)
+    if len(S.constraints) == 1:  # the FD store alone: nothing else to ask
+        return State(data, {FDStore: new})
     others = {k: c.copy() for k, c in S.constraints.items() if k is not FDStore}
     S2 = State(data, {**others, FDStore: new})
     for c in others.values():
@@ -409,34 +427,58 @@ class Label(Goal):
             best[:] = [low(D[j], off)]
             return False  # keep searching, for better
 
+        relaxed = relaxations(model, j, sense, store.D, model.off)
+        if relaxed is None:
+            return
+        const, bounds = relaxed
+
         def tighten(D: list[int]) -> bool:
-            if not best:
-                return True
-            d = D[j]
-            nd = keep_le(d, off, best[0] - 1) if sense == "min" else keep_ge(d, off, best[0] + 1)
-            if nd == d:
+            d = nd = D[j]
+            if best:
+                nd = keep_le(d, off, best[0] - 1) if sense == "min" else keep_ge(d, off, best[0] + 1)
+            queue = {j}
+            for r in bounds:  # each bounds sign * objective from below, and prunes under its top
+                b = r.bound(D, model.off)
+                if b is INFEASIBLE:
+                    return False
+                nd = keep_ge(nd, off, const + b) if sense == "min" else keep_le(nd, off, -const - b)
+                if not nd:
+                    return False
+                top = high(nd, off) if sense == "min" else -low(nd, off)
+                if type(top) is int and not r.prune(D, model.off, top - const, queue):
+                    return False
+            if nd == d and len(queue) == 1:
                 return True
             D[j] = nd
-            return bool(nd) and fixpoint(D, {j}, model)
+            return bool(nd) and fixpoint(D, queue, model)
+
+        def guide(i: int) -> int | None:
+            for r in bounds:
+                v = r.solution(i)
+                if v is not None:
+                    return v
+            return None
 
         bound = search(
-            store.D, store, idxs, self.select, self.order, accept=record, branching=self.branching, prune=tighten
+            store.D, store, idxs, self.select, self.order, accept=record, branching=self.branching,
+            prune=tighten, guide=guide if bounds and self.branching == "enum" else None,
         )
         for _ in bound:  # every solution is recorded and rejected: the search goes on for a better one
             pass
         if not best:
             return
+        optimum = best.pop()  # from here on, tighten bounds by the objective's own domain
         d0 = store.D[j]
         if type(d0) is int:
-            values = [v for v in Domain(d0, off) if (v >= best[0] if sense == "min" else v <= best[0])]
+            values = [v for v in Domain(d0, off) if (v >= optimum if sense == "min" else v <= optimum)]
             values.sort(reverse=sense == "max")
         else:
-            values = range(best[0], d0.hi + 1) if sense == "min" else range(best[0], d0.lo - 1, -1)
+            values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)
         for v in values:
             D = store.D[:]
             D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
             if fixpoint(D, {j}, store.current()):  # current: answers may have posted on the model
-                yield from self._solutions(S, store, D, idxs)
+                yield from self._solutions(S, store, D, idxs, prune=tighten)
 
 
 def label(

@@ -21,6 +21,7 @@ from .propagators import (
     EqOffset,
     LeOffset,
     Linear,
+    Pigeonhole,
     Times,
     fixpoint,
     high,
@@ -165,6 +166,15 @@ _NORMAL = {  # op -> (negate, add to k, normal op): sum + k  op  0
     ">": (True, 1, "<="),
 }
 
+_BETWEEN = {  # x op y between two variables -> (op of binary, swap x and y, c): x op y + c
+    "==": ("==", False, 0),
+    "!=": ("!=", False, 0),
+    "<=": ("<=", False, 0),
+    "<": ("<=", False, -1),
+    ">=": ("<=", True, 0),
+    ">": ("<=", True, -1),
+}
+
 
 class Posting:
     """One round of changes to a store: posts, new bindings, then a fixpoint.
@@ -307,6 +317,13 @@ class Posting:
             return self.post_inverse(c)
         if type(c) is PermLeader:
             return self.post_perm_leader(c)
+        a, b = c.lhs.offset_var(), c.rhs.offset_var()
+        if a is not None and b is not None:  # x + ka op y + kb, the common case: at once
+            x, y = self.store.index_of(walk(a[0], self.s)), self.store.index_of(walk(b[0], self.s))
+            if x is not None and y is not None and x != y:
+                op, swap, c0 = _BETWEEN[c.op]
+                shift = b[1] - a[1]
+                return self.binary(y, x, c0 - shift, op, c) if swap else self.binary(x, y, c0 + shift, op, c)
         return self.post_linear(c.lhs - c.rhs, c.op, c)
 
     def post_in(self, c: InDomain) -> bool:
@@ -347,7 +364,20 @@ class Posting:
         if len(members) > 1:
             self.store.record(("distinct", tuple(members), c))
             self.queue.update(i for i, _ in members)
+            return self.pigeonhole(members, c)
         return True
+
+    def pigeonhole(self, members: list[tuple[int, int]], c) -> bool:
+        """Add :class:`Pigeonhole` to a ``distinct`` group whose members share just as many values."""
+        D, off = self.store.D, self.store.model.off
+        base = min(off[j] + cj for j, cj in members)
+        shifts = tuple((j, off[j] + cj - base) for j, cj in members)
+        union = 0
+        for j, s in shifts:
+            union |= D[j] << s
+        if union.bit_count() != len(members):
+            return union.bit_count() > len(members)
+        return self.attach(Pigeonhole(shifts, union, source=c))
 
     def post_linear(self, expr: Lin, op: str, source) -> bool:
         """Post ``expr op 0``; non-linear atoms get hidden variables and their propagators."""

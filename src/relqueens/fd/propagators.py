@@ -113,8 +113,14 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
     boundwatch, slowwatch = model.boundwatch, model.slowwatch
     wide_steps = 0
     later: dict = {}  # slow propagators woken, run once the cheap ones are done
+    batch: dict = {}  # batched propagators woken, run once the variable queue is empty
     while True:
         if not queue:
+            if batch:
+                p, i = batch.popitem()
+                if not p.propagate(D, off, queue, i):
+                    return False
+                continue
             if not later:
                 return True
             p, i = later.popitem()
@@ -160,7 +166,9 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
             if not p.propagate(D, off, queue, i):
                 return False
         for p in boundwatch[i]:
-            if not p.propagate(D, off, queue, i):
+            if p.batched:
+                batch[p] = i
+            elif not p.propagate(D, off, queue, i):
                 return False
         for p in slowwatch[i]:
             later[p] = i
@@ -200,6 +208,10 @@ class Propagator(ABC):
     __slots__ = ("source", "vars")
     on_fix = False
     on_bounds = False
+    batched = False
+    """A batched bound-woken propagator (a long sum) runs once for all the changes queued before it."""
+    implied = False
+    """An implied propagator strengthens a constraint another entry shows: residuals leave it out."""
     slow = False
     """A slow propagator (a matching, a table) runs after the cheap ones, once per round."""
 
@@ -271,12 +283,15 @@ class Linear(Propagator):
     variable is left open and checks when none is.
     """
 
-    __slots__ = ("k", "on_bounds", "op", "terms")
+    __slots__ = ("batched", "k", "on_bounds", "op", "terms")
+    LONG = 5
+    """Sums of at least this many terms are batched (short ones run at once, which costs less)."""
 
     def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source=None) -> None:
         self.terms, self.k, self.op, self.source = terms, k, op, source
         self.vars = tuple(i for i, _ in terms)
         self.on_bounds = op != "!="
+        self.batched = len(terms) >= self.LONG
 
     def propagate(self, D, off, queue, i):
         if self.op == "!=":
@@ -306,7 +321,18 @@ class Linear(Propagator):
             down = hi - most if both else lo  # ... and at least this
             if hi > up or lo < down:
                 d = D[j]
-                nd = _scaled_within(d, off[j], a, down, up)
+                if type(d) is int:  # the bitset case inline: x_j within vlo..vhi
+                    vlo, vhi = (-(-down // a), up // a) if a > 0 else (-(up // -a), down // a)
+                    o = off[j]
+                    top = vhi - o + 1
+                    nd = d & ((1 << top) - 1) if top < d.bit_length() else d
+                    if top <= 0:
+                        return False
+                    bottom = vlo - o
+                    if bottom > 0:
+                        nd = nd >> bottom << bottom
+                else:
+                    nd = _scaled_within(d, off[j], a, down, up)
                 if nd != d:
                     if not nd:
                         return False
@@ -484,6 +510,47 @@ def _suffix_greater(D, off, xs, ys, k, qs=()) -> int:
             continue
         return 1 if xl > yh else 0
     return 0
+
+
+class Pigeonhole(Propagator):
+    """A ``distinct`` group with as many values as members: each value must be taken.
+
+    Value elimination (the group's own rows) removes taken values; this adds
+    what a permutation implies: a value no member can take any longer fails
+    the group, and a value only one open member can take is that member's.
+    Bitset unions, O(members) a call; slow, so it runs once the cheap
+    propagators are done. ``shifts`` align the members' bitsets on one base.
+    """
+
+    __slots__ = ("full", "shifts")
+    slow = implied = True
+
+    def __init__(self, shifts: tuple[tuple[int, int], ...], full: int, source=None) -> None:
+        self.shifts, self.full, self.source = shifts, full, source
+        self.vars = tuple(i for i, _ in shifts)
+
+    def propagate(self, D, off, queue, _):
+        once = twice = taken = 0
+        for j, s in self.shifts:
+            d = D[j] << s
+            twice |= once & d
+            once |= d
+            if not d & (d - 1):
+                taken |= d
+        if once != self.full:
+            return False
+        single = once & ~twice & ~taken
+        if not single:
+            return True
+        for j, s in self.shifts:
+            d = D[j] << s
+            mine = d & single
+            if mine and mine != d:
+                if mine & (mine - 1):
+                    return False  # two values that only j can take
+                D[j] = mine >> s
+                queue.add(j)
+        return True
 
 
 class LexLe(Propagator):

@@ -120,7 +120,7 @@ class LVar(Arith, Var):
     (True, True)
     """
 
-    __slots__ = ()
+    __slots__ = ("_hash",)
 
     def __new__(cls, token: Any = None, prefix: str = "") -> LVar:
         if token is None:
@@ -130,6 +130,7 @@ class LVar(Arith, Var):
         if obj is None:
             obj = object.__new__(cls)
             obj.token = token
+            obj._hash = hash((Var, token))  # kanren's Var hash, computed once
             Var._refs[token] = obj
         return obj
 
@@ -139,7 +140,10 @@ class LVar(Arith, Var):
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((Var, self.token))
+        return self._hash
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self.token,)  # the hash is made anew where it is unpickled
 
 
 def var(token: Any = None, prefix: str = "") -> LVar:

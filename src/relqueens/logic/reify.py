@@ -16,6 +16,7 @@ from typing import Any
 from cons import cons
 from cons.core import ConsPair
 from unification import reify as kanren_reify
+from unification.variable import LVarType
 
 from .state import Tail, isvar, walk
 
@@ -34,12 +35,27 @@ def reify(term: Any, s: Mapping) -> Any:
         w = walk(term, s)
         return w if w is term or type(w) is int else reify(w, s)
     if t is list or t is tuple:
-        return t([reify(x, s) for x in term])
+        return t([_reify_item(x, s) for x in term])
     if t is Tail:
         return reify(term.materialize(), s)
     if issubclass(t, ConsPair):
         return _reify_cons(term, s)
     return kanren_reify(term, s)
+
+
+def _reify_item(x: Any, s: Mapping) -> Any:
+    """:func:`reify` of one item of a list, with a variable's walk inline (the common case)."""
+    if type(type(x)) is LVarType:
+        w = x
+        while True:
+            nxt = s.get(w, w)
+            if nxt is w:
+                break
+            w = nxt
+            if type(type(w)) is not LVarType:
+                break
+        return w if w is x or type(w) is int or type(type(w)) is LVarType else reify(w, s)
+    return x if type(x) is int else reify(x, s)
 
 
 def _reify_cons(pair: ConsPair, s: Mapping) -> Any:

@@ -1,0 +1,191 @@
+"""Relaxations for branch and bound: exact bounds and sound pruning, checked by brute force."""
+
+import itertools
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from relqueens import fd, run, var, vars
+from relqueens.fd.relaxation import AssignmentBound, KnapsackBound, hungarian
+
+EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def bitset(lo, hi):
+    return ((1 << (hi - lo + 1)) - 1), lo
+
+
+@st.composite
+def knapsacks(draw):
+    n = draw(st.integers(1, 4))
+    bounds = [sorted(draw(st.lists(st.integers(-3, 3), min_size=2, max_size=2))) for _ in range(n)]
+    cost = {i: draw(st.integers(-5, 5)) for i in range(n) if draw(st.booleans())}
+    weight = {i: draw(st.integers(-4, 4).filter(bool)) for i in range(n) if draw(st.booleans())}
+    return bounds, cost, weight, draw(st.integers(-8, 8)), draw(st.integers(-20, 20))
+
+
+@EXAMPLES
+@given(knapsacks())
+def test_knapsack_bound_is_below_every_solution_and_pruning_keeps_those_within_target(case):
+    bounds, cost, weight, b, target = case
+    D, off = zip(*(bitset(lo, hi) for lo, hi in bounds))
+    D, off = list(D), list(off)
+    points = [
+        p for p in itertools.product(*(range(lo, hi + 1) for lo, hi in bounds))
+        if sum(a * p[i] for i, a in weight.items()) <= b
+    ]
+    kb = KnapsackBound(cost, weight, b)
+    least = kb.bound(D, off)
+    if least is None:
+        assert points == []
+        return
+    values = [sum(c * p[i] for i, c in cost.items()) for p in points]
+    assert all(v >= least for v in values)
+    queue: set = set()
+    kept = kb.prune(D, off, target, queue)
+    for p, v in zip(points, values):
+        if v <= target:
+            assert kept and all(D[i] >> (x - off[i]) & 1 for i, x in enumerate(p)), (p, v)
+
+
+@st.composite
+def assignments(draw):
+    rows = draw(st.integers(1, 4))
+    columns = draw(st.integers(rows - 1, 5))
+    costs = [
+        {k: draw(st.integers(-5, 20)) for k in range(columns) if draw(st.integers(0, 9)) < 7}
+        for _ in range(rows)
+    ]
+    return costs
+
+
+def brute_assignment(costs, fixed=None):
+    found = [
+        sum(costs[r][perm[r]] for r in range(len(costs)))
+        for perm in itertools.permutations(range(max((max(c, default=-1) for c in costs), default=-1) + 1), len(costs))
+        if all(perm[r] in costs[r] for r in range(len(costs)))
+        and (fixed is None or perm[fixed[0]] == fixed[1])
+    ]
+    return min(found, default=None)
+
+
+@EXAMPLES
+@given(assignments())
+def test_hungarian_is_the_cheapest_assignment_and_its_reduced_costs_bound_each_choice(costs):
+    best = brute_assignment(costs)
+    result = hungarian(costs)
+    if best is None:
+        assert result is None
+        return
+    total, u, v, chosen = result
+    assert sum(costs[r][k] for r, k in enumerate(chosen)) == total
+    assert total == best == sum(u) + sum(v.values())
+    for r, row in enumerate(costs):
+        for k, c in row.items():
+            reduced = c - u[r] - v[k]
+            assert reduced >= 0
+            with_it = brute_assignment(costs, (r, k))
+            assert with_it is None or with_it >= total + reduced
+
+
+def test_assignment_bound_prunes_the_values_that_cannot_reach_the_target():
+    # s0, s1 distinct in 0..1; s0 = 0 costs 5 (var 2), s0 = 1 costs 9 (3); s1 = 0: 7 (4), s1 = 1: 1 (5)
+    ab = AssignmentBound([(1, 0, (2, 3)), (1, 1, (4, 5))], {})
+    D, off = [0b11, 0b11, 1, 1, 1, 1], [0, 0, 5, 9, 7, 1]
+    assert ab.bound(D, off) == 6
+    queue: set = set()
+    assert ab.prune(D, off, 11, queue)  # duals u = (5, 1), v = 0: s1 = 0 costs at least 6 + 6
+    assert D[:2] == [0b11, 0b10] and queue == {1}
+    assert ab.prune(D, off, 9, queue)  # and s0 = 1 at least 6 + 4
+    assert D[:2] == [0b01, 0b10]
+
+
+# -- end to end: optimisation with the relaxations, against brute force ----------------------
+
+
+@st.composite
+def linear_optimisations(draw):
+    n = draw(st.integers(2, 5))
+    lows = [draw(st.integers(-1, 1)) for _ in range(n)]
+    highs = [lo + draw(st.integers(0, 3)) for lo in lows]
+    rows = []
+    for _ in range(draw(st.integers(1, 2))):
+        coeffs = [draw(st.integers(-2, 6)) for _ in range(n)]  # mostly a knapsack's weights
+        rows.append((coeffs, draw(st.sampled_from(["<=", "<=", "=="])), draw(st.integers(-6, 12))))
+    values = [draw(st.integers(-5, 9)) for _ in range(n)]
+    sense = draw(st.sampled_from(["min", "max"]))
+    if draw(st.booleans()):  # a knapsack: what to pack, within a weight, for the most value
+        lows, weights = [0] * n, [draw(st.integers(1, 6)) for _ in range(n)]
+        highs = [draw(st.integers(1, 2)) for _ in range(n)]
+        capacity = sum(w * h for w, h in zip(weights, highs)) // 2
+        rows, values, sense = [(weights, "<=", capacity)], [abs(v) for v in values], "max"
+    return lows, highs, rows, values, sense, draw(st.booleans())
+
+
+@EXAMPLES
+@given(linear_optimisations())
+def test_linear_objective_best_first_as_brute_force(case):
+    lows, highs, rows, values, sense, through_variable = case
+    n = len(lows)
+    xs = vars(n)
+    goals = [fd.in_(x, fd.interval(lo, hi)) for x, lo, hi in zip(xs, lows, highs)]
+    goals += [fd.scalar_product(c, xs, op, k) for c, op, k in rows]
+    objective = fd.dot(values, xs)
+    if through_variable:
+        total = var()
+        goals.append(total == objective)
+        objective = total
+    keyword = {"min": "minimize", "max": "maximize"}[sense]
+    got = run(0, tuple(xs), *goals, fd.label(xs, **{keyword: objective}))
+
+    def ok(p):
+        return all(
+            (s <= k if op == "<=" else s == k)
+            for c, op, k in rows
+            for s in [sum(a * x for a, x in zip(c, p))]
+        )
+
+    expected = [p for p in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(lows, highs))) if ok(p)]
+    assert sorted(got) == sorted(expected)
+    worth = [sum(v * x for v, x in zip(values, p)) for p in got]
+    assert worth == sorted(worth, reverse=sense == "max")
+
+
+@st.composite
+def routings(draw):
+    n = draw(st.integers(2, 5))
+    table = [[draw(st.integers(0, 9)) for _ in range(n)] for _ in range(n)]
+    kind = draw(st.sampled_from(["circuit", "all_distinct", "distinct"]))
+    weights = [draw(st.integers(1, 3)) for _ in range(n)]
+    extra = draw(st.booleans())
+    return table, kind, weights, extra
+
+
+@EXAMPLES
+@given(routings())
+def test_element_sum_over_distinct_indices_best_first_as_brute_force(case):
+    table, kind, weights, extra = case
+    n = len(table)
+    succ, legs, other = vars(n), vars(n), var()
+    goals = [fd.in_(*succ, fd.interval(0, n - 1)), fd.in_(*legs, fd.interval(0, 9))]
+    goals.append(fd.in_(other, fd.interval(0, 2)))
+    goals.append({"circuit": fd.circuit, "all_distinct": fd.all_distinct, "distinct": fd.distinct}[kind](succ))
+    goals += [fd.element(s, row, leg) for s, row, leg in zip(succ, table, legs)]
+    objective = fd.dot(weights, legs) + (other if extra else 0)
+    got = run(0, (*succ, other), *goals, fd.label([*succ, other], minimize=objective))
+
+    def ok(p):
+        if kind != "circuit":
+            return True
+        seen, at = set(), 0
+        while at not in seen:
+            seen.add(at)
+            at = p[at]
+        return len(seen) == n
+
+    expected = [
+        (*p, o) for p in itertools.permutations(range(n)) if ok(p) for o in range(3)
+    ]
+    assert sorted(got) == sorted(expected)
+    cost = [sum(w * table[i][p[i]] for i, w in enumerate(weights)) + (p[-1] if extra else 0) for p in got]
+    assert cost == sorted(cost)
