@@ -151,19 +151,6 @@ def reified(args: tuple, S: State) -> tuple:
     return tuple(out)
 
 
-@functools.cache
-def argument_class(base: type) -> type:
-    """``base`` (the class of fresh variables), hashed by identity: the class of a producer's arguments.
-
-    A variable's hash is by its name, so that kanren's wrappers of a variable
-    find its bindings; a producer's arguments never meet a wrapper, and are
-    one object per name (kanren's registry of names), so hashing them by
-    identity is as sound, and cheaper: they are looked up on every step of
-    the producer's threads.
-    """
-    return type(f"Tabled{base.__name__}", (base,), {"__slots__": (), "__hash__": object.__hash__})
-
-
 class Table:
     """The answers of one call pattern: in order, each once, and the consumers parked on them."""
 
@@ -312,7 +299,7 @@ class TabledCall(Goal):
         table = tables.get(key)
         if table is None:
             table = tables[key] = Table(search)
-            make = argument_class(Fresh.make_var)
+            make = Fresh.make_var
             args = build(key[1], [make() for _ in range(len(holes))])
             body = as_goal(self.relation.fn(*args), self.relation.fn)
             search.later(State(), (body, (Record(table, args), None)))
