@@ -284,7 +284,7 @@ class Linear(Propagator):
     """
 
     __slots__ = ("batched", "k", "on_bounds", "op", "terms")
-    LONG = 5
+    LONG = 12
     """Sums of at least this many terms are batched (short ones run at once, which costs less)."""
 
     def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source=None) -> None:
