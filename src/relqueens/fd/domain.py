@@ -43,6 +43,7 @@ def _check_width(lo: int, hi: int) -> None:
         )
 
 
+@final
 class Domain:
     """An immutable finite set of integers.
 
