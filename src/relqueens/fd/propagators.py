@@ -20,12 +20,38 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from fractions import Fraction
 from math import ceil, floor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .domain import Dom, Wide
 
 if TYPE_CHECKING:
-    from .store import Model
+    from collections.abc import Sequence
+    from typing import Protocol
+
+    from .store import Row
+
+    class Woken(Protocol):
+        """What :func:`fixpoint` wakes: a :class:`Propagator`, or a trace's watched stand-in for one."""
+
+        batched: bool
+
+        def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool: ...
+
+    class Network(Protocol):
+        """What :func:`fixpoint` reads of a model: a :class:`~relqueens.fd.store.Model`, or a trace's view of one."""
+
+        @property
+        def off(self) -> list[int]: ...
+        @property
+        def rows(self) -> Sequence[Sequence[Row]]: ...
+        @property
+        def watch(self) -> Sequence[Sequence[Woken]]: ...
+        @property
+        def fixwatch(self) -> Sequence[Sequence[Woken]]: ...
+        @property
+        def boundwatch(self) -> Sequence[Sequence[Woken]]: ...
+        @property
+        def slowwatch(self) -> Sequence[Sequence[Woken]]: ...
 
 Term = tuple[int, int, int]
 """``(i, a, c)``: ``a * x_i + c`` with ``a`` = +-1 (``i < 0``: an inverse term, see :func:`_bounds`)."""
@@ -107,7 +133,7 @@ once the domains are finite.
 """
 
 
-def fixpoint(D: list[Dom], queue: set[int], model: Model, touched: list[int] | None = None) -> bool:
+def fixpoint(D: list[Dom], queue: set[int], model: Network, touched: list[int] | None = None) -> bool:
     """Propagate the changes of the variables in ``queue`` until nothing changes.
 
     ``D`` is narrowed in place. Returns ``False`` as soon as a domain empties.
@@ -119,8 +145,8 @@ def fixpoint(D: list[Dom], queue: set[int], model: Model, touched: list[int] | N
     off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
     boundwatch, slowwatch = model.boundwatch, model.slowwatch
     wide_steps = 0
-    later: dict[Propagator, int] = {}  # slow propagators woken, run once the cheap ones are done
-    batch: dict[Propagator, int] = {}  # batched propagators woken, run once the variable queue is empty
+    later: dict[Woken, int] = {}  # slow propagators woken, run once the cheap ones are done
+    batch: dict[Woken, int] = {}  # batched propagators woken, run once the variable queue is empty
     while True:
         if not queue:
             if batch:
