@@ -320,10 +320,10 @@ class Lin(Arith):
         text = ("-" if first_sign == "-" else "") + first
         return text + "".join(f" {s} {p}" for s, p in parts[1:])
 
-    def __eq__(self, other: object) -> Relation:  # type: ignore[override]
+    def __eq__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
         return Relation("==", self, other)
 
-    def __ne__(self, other: object) -> Relation:  # type: ignore[override]
+    def __ne__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
         return Relation("!=", self, other)
 
     __hash__ = None  # type: ignore[assignment]  # == builds a relation, so unhashable
@@ -390,10 +390,10 @@ class Relation(Arith):
     def __repr__(self) -> str:
         return f"{self.lhs} {self.op} {self.rhs}"
 
-    def __eq__(self, other: object) -> Relation:  # type: ignore[override]
+    def __eq__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
         return Relation("==", self, other)
 
-    def __ne__(self, other: object) -> Relation:  # type: ignore[override]
+    def __ne__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
         return Relation("!=", self, other)
 
     __hash__ = object.__hash__
