@@ -323,7 +323,7 @@ class Lin(Arith):
     def __eq__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
         return Relation("==", self, other)
 
-    def __ne__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
+    def __ne__(self, other: object) -> Relation:  # type: ignore[override]  # != builds a relation (a constraint)
         return Relation("!=", self, other)
 
     __hash__ = None  # type: ignore[assignment]  # == builds a relation, so unhashable
@@ -393,7 +393,7 @@ class Relation(Arith):
     def __eq__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
         return Relation("==", self, other)
 
-    def __ne__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
+    def __ne__(self, other: object) -> Relation:  # type: ignore[override]  # != builds a relation (a constraint)
         return Relation("!=", self, other)
 
     __hash__ = object.__hash__
