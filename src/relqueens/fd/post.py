@@ -19,12 +19,14 @@ from unification import Var
 from ..logic.search import STEP, Goal
 from ..logic.state import State, Subst, isvar, unify_state, walk
 from .arith import Function, Reified, function_range
-from .domain import Dom, Domain, Wide, bounded, interval
+from .domain import Domain, Wide, bounded, interval
 from .propagators import (
     EqOffset,
     LeOffset,
     Linear,
     Pigeonhole,
+    Propagator,
+    Term,
     Times,
     fixpoint,
     high,
@@ -35,7 +37,6 @@ from .propagators import (
 )
 from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
-from .propagators import Propagator, Term
 from .store import FDStore, alias, is_int, owned_store
 from .terms import Aux, Lin, Relation, lin, var
 

@@ -27,7 +27,6 @@ from unification import unify as kanren_unify
 from unification.core import _reify, _unify
 from unification.variable import LVarType
 
-
 Subst: TypeAlias = "dict[Any, Any]"
 """A substitution: logic variables to terms (any Python values, inspected at run time)."""
 
