@@ -27,6 +27,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from html import escape
+from typing import Any
 
 from .fd.post import Distinct
 from .fd.terms import Relation, lin
@@ -97,7 +98,7 @@ class Layout(ABC):
     note = ""
 
     def __init__(
-        self, variables: Sequence, names: Sequence[str], values: Sequence[Sequence[int]]
+        self, variables: Sequence[Any], names: Sequence[str], values: Sequence[Sequence[int]]
     ) -> None:
         self.variables, self.names = list(variables), list(names)
         self.values = [list(v) for v in values]
@@ -124,7 +125,7 @@ class Layout(ABC):
     def html(self) -> str:
         """The static view the script fills in."""
 
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         """What the script needs to know about the view."""
         return {"view": self.view}
 
@@ -151,7 +152,7 @@ class Grid(Layout):
 
     def __init__(
         self,
-        cells: Sequence[Sequence],
+        cells: Sequence[Sequence[Any]],
         *,
         values: Sequence[int] | None = None,
         kind: Callable[[object], str | None] | None = None,
@@ -177,7 +178,7 @@ class Grid(Layout):
         if self._fill:  # candidates: each variable's domain at the (first) start
             for k, v in enumerate(self.variables):
                 if isvar(v) and not self.values[k] and v in root.narrowed:
-                    self.values[k] = list(root.narrowed[v][1])
+                    self.values[k] = list(root.narrowed[v][1])  # type: ignore[arg-type]  # a bitset Domain: the root holds no Wide
         return super().start(root)
 
     def html(self) -> str:
@@ -210,7 +211,7 @@ class QueensBoard(Layout):
     kinds = ("pin", "column", "diagonal", "anti-diagonal", "symmetry", "propagation")
 
     def __init__(
-        self, cols: Sequence, pins: Mapping[int, int] | None = None, symmetry: bool = False
+        self, cols: Sequence[Any], pins: Mapping[int, int] | None = None, symmetry: bool = False
     ) -> None:
         n = len(cols)
         super().__init__(cols, [f"r{i}" for i in range(n)], [range(n)] * n)
@@ -231,12 +232,12 @@ class QueensBoard(Layout):
             rows = {self.row.get(v): c for v, c in expr.terms.items()}
             if len(rows) == 2 and None not in rows and sorted(rows.values()) == [-1, 1]:
                 a, b = (r for r, c in sorted(rows.items(), key=lambda rc: -rc[1]))
-                return "diagonal" if -expr.const * (a - b) > 0 else "anti-diagonal"
+                return "diagonal" if -expr.const * (a - b) > 0 else "anti-diagonal"  # type: ignore[operator]  # None is not in rows
         return "symmetry" if constraint is not None else "propagation"
 
     def start(self, root: Node) -> list[tuple[int, int, str]]:
         """Before the search: a pinned row's other squares, and what the queens fixed then attack."""
-        doms = [set(root.narrowed[v][1]) for v in self.variables]
+        doms = [set(root.narrowed[v][1]) for v in self.variables]  # type: ignore[arg-type]  # a bitset Domain: the root holds no Wide
         queens = [(r, min(d)) for r, d in enumerate(doms) if len(d) == 1]
         gone = []
         for r, d in enumerate(doms):
@@ -283,7 +284,7 @@ class QueensBoard(Layout):
             f"{squares_svg(n, cell, margin)}{shades}{marks}{crowns}{coords_svg(n, cell, margin)}</svg>"
         )
 
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         return {"view": "queens", "n": self.n, "pins": sorted(self.pins)}
 
 
@@ -293,7 +294,7 @@ def _json(data: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _trace_data(trace: SearchTrace, layout: Layout) -> dict:
+def _trace_data(trace: SearchTrace, layout: Layout) -> dict[str, Any]:
     """The trace as flat arrays, for the script: variables are the layout's positions, reasons are labels' numbers."""
     if not trace.nodes:
         raise ValueError(
@@ -311,7 +312,7 @@ def _trace_data(trace: SearchTrace, layout: Layout) -> dict:
     def label(name: str) -> int:
         return kinds.setdefault(name, len(kinds))
 
-    nodes: dict[str, list] = {
+    nodes: dict[str, list[Any]] = {
         key: [] for key in ("parent", "var", "value", "status", "emptied", "conflict", "pruned")
     }
     for node in trace.nodes:
@@ -346,7 +347,7 @@ def _plural(k: int, what: str) -> str:
     return f"{k} {what}{'' if k == 1 else 's'}"
 
 
-def _legend(data: dict) -> str:
+def _legend(data: dict[str, Any]) -> str:
     """The colour of each reason the page shows."""
     nodes = data["nodes"]
     used = {k for pruned in nodes["pruned"] for k in pruned[2::3]} | set(nodes["conflict"])
@@ -358,7 +359,7 @@ def _legend(data: dict) -> str:
 
 
 def _page(
-    trace: SearchTrace, layout: Layout, title: str, summary: str, baseline: dict | None = None
+    trace: SearchTrace, layout: Layout, title: str, summary: str, baseline: dict[str, Any] | None = None
 ) -> Page:
     data = _trace_data(trace, layout)
     data["baseline"] = baseline
@@ -422,10 +423,10 @@ def _plain_walk(n: int, pins: Mapping[int, int]) -> Iterator[tuple[tuple[int, ..
     Yields ``(board, dead end?, solution?)`` for each node below the root.
     """
 
-    def children(node: Branch) -> list:
+    def children(node: Branch) -> list[Branch | Solution]:
         return [c for c in node.children if pins.get(len(c.board) - 1, c.board[-1]) == c.board[-1]]
 
-    stack = list(reversed(children(queen_tree(n)))) if n else []
+    stack = list(reversed(children(queen_tree(n)))) if n else []  # type: ignore[arg-type]  # n > 0: a Branch
     while stack:
         node = stack.pop()
         below = children(node) if isinstance(node, Branch) else []
@@ -433,7 +434,7 @@ def _plain_walk(n: int, pins: Mapping[int, int]) -> Iterator[tuple[tuple[int, ..
         stack.extend(reversed(below))
 
 
-def _baseline(trace: SearchTrace, layout: QueensBoard, complete: bool) -> dict:
+def _baseline(trace: SearchTrace, layout: QueensBoard, complete: bool) -> dict[str, Any]:
     """Plain backtracking's counters (nodes, dead ends, solutions) at the same point as each step of relqueens'.
 
     Both searches go through the boards in lexicographic order, so plain
@@ -445,7 +446,7 @@ def _baseline(trace: SearchTrace, layout: QueensBoard, complete: bool) -> dict:
     walk = _plain_walk(layout.n, layout.pins)
     seen = [0, 0, 0]
 
-    def reach(board: list) -> list[int]:
+    def reach(board: list[int | None]) -> list[int]:
         target = tuple(board[: board.index(None)] if None in board else board)
         if found_so_far[0] == target:
             return seen[:]
@@ -458,24 +459,24 @@ def _baseline(trace: SearchTrace, layout: QueensBoard, complete: bool) -> dict:
             f"plain backtracking never reaches the board {target}: label rows in order, columns up"
         )
 
-    found_so_far: list = [()]
+    found_so_far: list[tuple[int | None, ...]] = [()]
     at: list[list[list[int]]] = []
-    fixed: dict[int, list] = {}
+    fixed: dict[int, list[int | None]] = {}
     for node in trace.nodes:
         if node.parent is None:
             fixed[node.id] = [
-                min(d) if len(d) == 1 else None
+                min(d) if len(d) == 1 else None  # type: ignore[arg-type]  # a bitset Domain: the root holds no Wide
                 for d in (node.narrowed[v][1] for v in layout.variables)
             ]
             at.append([[0, 0, 0], [0, 0, 0]])
             continue
         board = fixed[node.parent][:]
-        board[layout.row[node.var]] = node.value
+        board[layout.row[node.var]] = node.value  # type: ignore[assignment]  # enum branching: an int
         chosen = reach(board)
         if node.status != FAILED:
             for v, (_, after) in node.narrowed.items():
                 if v in layout.row and len(after) == 1:
-                    board[layout.row[v]] = min(after)
+                    board[layout.row[v]] = min(after)  # type: ignore[arg-type]  # queens' rows: bitset Domains
         at.append([chosen, reach(board)])
         fixed[node.id] = board
     if complete:
@@ -487,7 +488,7 @@ def _baseline(trace: SearchTrace, layout: QueensBoard, complete: bool) -> dict:
 def queens_stepper_html(
     n: int,
     *,
-    pins: Mapping | Sequence | str | None = None,
+    pins: Mapping[int, int] | Sequence[Any] | str | None = None,
     symmetry: bool = False,
     limit: int | None = None,
     title: str | None = None,

@@ -14,14 +14,16 @@ and ``fd.label``. Every constraint is a goal.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ..logic.limits import SearchLimit
+from ..logic.state import isvar
 from .domain import Domain, Wide, domain, domain_of, inf, interval, sup
 from .errors import DomainError
 from .globals import AllDistinct, Circuit, Element, GlobalCardinality, TuplesIn
 from .labeling import label, maximize, minimize
-from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, post_goal
-from .terms import OPS, Lin, Relation, aux, isvar, lin
+from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, Post, post_goal
+from .terms import OPS, Lin, Relation, aux, lin
 from .trace import Node, SearchTrace
 
 __all__ = [
@@ -74,8 +76,8 @@ __all__ = [
 ]
 
 
-def _flatten(args: Iterable) -> list:
-    out = []
+def _flatten(args: Iterable[object]) -> list[object]:
+    out: list[object] = []
     for a in args:
         if isinstance(a, (list, tuple)):
             out.extend(a)
@@ -113,7 +115,7 @@ def in_(*args: object) -> InDomain:
     return InDomain(tuple(vs), dom)
 
 
-def distinct(terms: Iterable) -> Distinct:
+def distinct(terms: Iterable[object]) -> Distinct:
     """All terms take different values (core.logic's ``fd/distinct``).
 
     Terms are variables, ``x + c`` / ``x - c`` offsets, or integers.
@@ -136,7 +138,7 @@ def distinct(terms: Iterable) -> Distinct:
     return Distinct(tuple(out))
 
 
-def eq(*args: object):
+def eq(*args: object) -> Relation | Post:
     """Post relations (core.logic's ``fd/eq``), or, given two terms, ``a == b``.
 
     >>> from relqueens import run_all, vars, fd
@@ -145,7 +147,7 @@ def eq(*args: object):
     ((0, 2), (2, 0))
     """
     if args and all(isinstance(a, Relation) for a in args):
-        return args[0] if len(args) == 1 else post_goal(args)
+        return args[0] if len(args) == 1 else post_goal(args)  # type: ignore[return-value, arg-type]  # all relations
     if len(args) == 2 and not any(isinstance(a, Relation) for a in args):
         return Relation("==", args[0], args[1])
     raise TypeError(
@@ -154,7 +156,7 @@ def eq(*args: object):
     )
 
 
-def _offset_terms(terms: Iterable, where: str) -> tuple:
+def _offset_terms(terms: Iterable[object], where: str) -> tuple[object, ...]:
     out = []
     for t in terms:
         if isinstance(t, Lin):
@@ -166,7 +168,7 @@ def _offset_terms(terms: Iterable, where: str) -> tuple:
     return tuple(out)
 
 
-def lex_le(xs: Iterable, ys: Iterable) -> LexLe:
+def lex_le(xs: Iterable[object], ys: Iterable[object]) -> LexLe:
     """``xs`` is lexicographically at most ``ys`` (terms ``x``, ``x + c``, ``c - x``).
 
     The lex-leader constraints of symmetry breaking are made of these.
@@ -182,7 +184,7 @@ def lex_le(xs: Iterable, ys: Iterable) -> LexLe:
     return LexLe(xs, ys)
 
 
-def lex_leader(xs: Iterable, images: Iterable[Iterable]) -> LexLeader:
+def lex_leader(xs: Iterable[object], images: Iterable[Iterable[object]]) -> LexLeader:
     """``xs`` is lexicographically at most each list in ``images``: ``xs`` leads its class.
 
     One propagator for all the comparisons (symmetry breaking posts the 7
@@ -197,12 +199,12 @@ def lex_leader(xs: Iterable, images: Iterable[Iterable]) -> LexLeader:
     xs = _offset_terms(xs, "lex_leader")
     images = tuple(_offset_terms(ys, "lex_leader") for ys in images)
     for ys in images:
-        if len(ys) != len(xs):
-            raise ValueError(f"lex_leader compares lists of equal length, got {len(xs)} and {len(ys)}")
+        if len(ys) != len(xs):  # type: ignore[arg-type]  # tuples now
+            raise ValueError(f"lex_leader compares lists of equal length, got {len(xs)} and {len(ys)}")  # type: ignore[arg-type]  # as above
     return LexLeader(xs, images)
 
 
-def inverse(xs: Iterable, ys: Iterable) -> Inverse:
+def inverse(xs: Iterable[object], ys: Iterable[object]) -> Inverse:
     """``ys`` is the inverse permutation of ``xs`` over ``0..n-1``: ``xs[r] == c`` iff ``ys[c] == r``.
 
     This is the channeling a board's transpose (and its rotations) needs.
@@ -289,7 +291,7 @@ def times(x: object, y: object, z: object) -> Relation:
     return Relation("==", lin(x) * lin(y), z)
 
 
-def dot(coeffs: Iterable[int], xs: Iterable) -> Lin:
+def dot(coeffs: Iterable[int], xs: Iterable[object]) -> Lin:
     """The linear expression ``sum(c * x for c, x in zip(coeffs, xs))``.
 
     >>> from relqueens import var, fd
@@ -299,7 +301,7 @@ def dot(coeffs: Iterable[int], xs: Iterable) -> Lin:
     coeffs, xs = list(coeffs), list(xs)
     if len(coeffs) != len(xs):
         raise ValueError(f"dot needs as many coefficients ({len(coeffs)}) as terms ({len(xs)})")
-    terms: dict = {}
+    terms: dict[Any, int] = {}
     const = 0
     for c, x in zip(coeffs, xs):
         if isinstance(c, bool) or not isinstance(c, int):
@@ -334,7 +336,7 @@ def max_(*terms: object) -> Lin:
     return _fold("max", terms)
 
 
-def _fold(kind: str, terms: tuple) -> Lin:
+def _fold(kind: str, terms: tuple[object, ...]) -> Lin:
     if not terms:
         raise TypeError(f"{kind}_ takes at least one term")
     result = lin(terms[0])
@@ -389,7 +391,7 @@ def any_(*relations: Relation) -> Relation:
     return Relation(">=", _total(_relation(p, "any_") for p in relations), 1)
 
 
-def count(terms: Iterable, value: object) -> Lin:
+def count(terms: Iterable[object], value: object) -> Lin:
     """How many of ``terms`` equal ``value``, as a term: ``fd.count(xs, 3) == k``.
 
     >>> from relqueens import run_all, vars, fd
@@ -400,7 +402,7 @@ def count(terms: Iterable, value: object) -> Lin:
     return _total(Relation("==", t, value) for t in terms)
 
 
-def _total(terms: Iterable) -> Lin:
+def _total(terms: Iterable[object]) -> Lin:
     """The sum of terms (``fd.sum`` is the constraint; this is arithmetic)."""
     total = lin(0)
     for t in terms:
@@ -411,10 +413,10 @@ def _total(terms: Iterable) -> Lin:
 def _op(op: object, where: str) -> str:
     if op not in OPS:
         raise ValueError(f"{where}: unknown comparison {op!r}; use one of {', '.join(OPS)}")
-    return op  # type: ignore[return-value]
+    return op
 
 
-def sum(terms: Iterable, op: str, value: object) -> Relation:  # noqa: A001 (SWI's name)
+def sum(terms: Iterable[object], op: str, value: object) -> Relation:  # noqa: A001 (SWI's name)
     """``sum(terms)  op  value`` (SWI's ``sum/3``).
 
     >>> from relqueens import run_all, vars, fd
@@ -426,7 +428,7 @@ def sum(terms: Iterable, op: str, value: object) -> Relation:  # noqa: A001 (SWI
     return Relation(_op(op, "sum"), dot([1] * len(terms), terms), value)
 
 
-def scalar_product(coeffs: Iterable[int], terms: Iterable, op: str, value: object) -> Relation:
+def scalar_product(coeffs: Iterable[int], terms: Iterable[object], op: str, value: object) -> Relation:
     """``sum(c * t for c, t in zip(coeffs, terms))  op  value`` (SWI's ``scalar_product/4``).
 
     >>> from relqueens import run_all, vars, fd
@@ -437,7 +439,7 @@ def scalar_product(coeffs: Iterable[int], terms: Iterable, op: str, value: objec
     return Relation(_op(op, "scalar_product"), dot(coeffs, terms), value)
 
 
-def _terms(terms: Iterable, where: str) -> tuple:
+def _terms(terms: Iterable[object], where: str) -> tuple[object, ...]:
     if isinstance(terms, (Lin, Relation)) or isvar(terms) or isinstance(terms, (str, bytes)):
         raise TypeError(f"{where} takes a list of variables or integers, got {terms!r}")
     out = tuple(terms)
@@ -446,7 +448,7 @@ def _terms(terms: Iterable, where: str) -> tuple:
     return out
 
 
-def all_distinct(terms: Iterable) -> AllDistinct:
+def all_distinct(terms: Iterable[object]) -> AllDistinct:
     """All terms differ, with full (domain-consistent) pruning: Régin's matching (SWI's ``all_distinct``).
 
     ``fd.distinct`` is the cheap one (removes fixed values only); this one
@@ -461,7 +463,7 @@ def all_distinct(terms: Iterable) -> AllDistinct:
     return AllDistinct(distinct(terms).terms)
 
 
-def element(index: object, terms: Iterable, value: object) -> Element:
+def element(index: object, terms: Iterable[object], value: object) -> Element:
     """``terms[index] == value``, 0-based; ``terms`` may hold variables (SWI's ``element/3``, 1-based there).
 
     >>> from relqueens import run_all, vars, fd
@@ -477,7 +479,7 @@ def element(index: object, terms: Iterable, value: object) -> Element:
     return Element(index, terms, value)
 
 
-def global_cardinality(terms: Iterable, counts: dict) -> GlobalCardinality:
+def global_cardinality(terms: Iterable[object], counts: dict[int, object]) -> GlobalCardinality:
     """Each value in ``counts`` occurs that many times among ``terms`` (a count may be a variable); no other value occurs.
 
     >>> from relqueens import run_all, vars, fd
@@ -496,7 +498,7 @@ def global_cardinality(terms: Iterable, counts: dict) -> GlobalCardinality:
     return GlobalCardinality(terms, tuple(counts.items()))
 
 
-def tuples_in(tuples: Iterable[Iterable], table: Iterable[Iterable[int]]) -> TuplesIn:
+def tuples_in(tuples: Iterable[Iterable[object]], table: Iterable[Iterable[int]]) -> TuplesIn:
     """Each tuple of terms equals one row of ``table`` (SWI's ``tuples_in/2``).
 
     >>> from relqueens import run_all, vars, fd
@@ -521,7 +523,7 @@ def tuples_in(tuples: Iterable[Iterable], table: Iterable[Iterable[int]]) -> Tup
     return TuplesIn(groups, rows)
 
 
-def circuit(succ: Iterable) -> Circuit:
+def circuit(succ: Iterable[object]) -> Circuit:
     """``succ[i]`` is the node after node ``i`` (0-based) on one cycle through all nodes (SWI's ``circuit/1``).
 
     >>> from relqueens import run_all, vars, fd

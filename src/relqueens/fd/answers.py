@@ -17,22 +17,22 @@ carrying the open domains and constraints, as SWI-Prolog's toplevel prints
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from html import escape
 from typing import Any
 
 from ..logic.disequality import DisequalityStore, neq
+from ..logic.goals import GoalLike
 from ..logic.reify import reify
 from ..logic.run import run as logic_run
-from ..logic.search import Goal
 from ..logic.state import State, isvar, walk
 from ..logic.tabling import Tabled
-from .domain import Domain, as_domain
+from .domain import Domain, Wide, as_domain
 from .errors import DomainError
 from .labeling import check_finite, free_vars, search, solved_state
 from .post import Distinct
-from .propagators import EqOffset, LeOffset, Linear, Times, fixed, low
+from .propagators import EqOffset, LeOffset, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
 from .terms import Relation, lin
 from .trace import SearchTrace
@@ -52,7 +52,7 @@ class Residual:
 
     __slots__ = ("constraints", "domains", "term")
 
-    def __init__(self, term: Any, domains: dict, constraints: tuple) -> None:
+    def __init__(self, term: Any, domains: dict[Any, Domain | Wide], constraints: tuple[object, ...]) -> None:
         self.term, self.domains, self.constraints = term, domains, constraints
 
     def __repr__(self) -> str:
@@ -75,7 +75,7 @@ class Residual:
         )
 
 
-def _term_vars(term: Any) -> Iterator:
+def _term_vars(term: Any) -> Iterator[Any]:
     """The logic variables of a reified term, in reading order."""
     stack = [term]
     while stack:
@@ -97,7 +97,7 @@ def _check_pending(store: FDStore) -> None:
         )
 
 
-def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator:
+def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator[Any]:
     """The answers ``q`` has in state ``S`` once its open FD variables are labeled (module docstring)."""
     s, store = S.data, store_of(S)
     term = reify(q, s)
@@ -107,10 +107,10 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator:
     _check_pending(store)
     D = store.D
     private = store.model.private
-    if all(not d & (d - 1) if type(d) is int else d.lo == d.hi for d in D):
+    if all(not d & (d - 1) if type(d) is int else d.lo == d.hi for d in D):  # type: ignore[union-attr]  # not an int: a Wide
         yield term  # the usual case after a labeling: nothing left to enumerate
         return
-    open_ = {i for i, d in enumerate(D) if (d & (d - 1) if type(d) is int else d.lo != d.hi) and i not in private}
+    open_ = {i for i, d in enumerate(D) if (d & (d - 1) if type(d) is int else d.lo != d.hi) and i not in private}  # type: ignore[union-attr]  # not an int: a Wide
     if not open_:
         yield term
         return
@@ -123,7 +123,7 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator:
     free = free_vars(S, store)
     accept = partial(solved_state, S, store, free=free)
     for S2 in search(D, store, shown + hidden, exists_from=len(shown), trace=trace, accept=accept):
-        yield reify(q, S2.data)
+        yield reify(q, S2.data)  # type: ignore[union-attr]  # accept's State (False is skipped)
 
 
 Tabled.answers = staticmethod(labeled)  # a tabled relation's answers are labeled as run's are
@@ -133,11 +133,11 @@ def _residual_answer(q: Any, S: State) -> tuple[Residual]:
     return (residual(q, S),)
 
 
-def _disequalities(S: State) -> list:
+def _disequalities(S: State) -> list[GoalLike]:
     store = S.constraints.get(DisequalityStore)
     if store is None:
         return []
-    found = []
+    found: list[GoalLike] = []
     for c in store.pending(S.data):
         us, vs = (reify(list(side), S.data) for side in zip(*c))
         found.append(neq(us[0], vs[0]) if len(c) == 1 else neq(us, vs))
@@ -152,23 +152,23 @@ def residual(q: Any, S: State) -> Residual:
         return Residual(term, {}, tuple(_disequalities(S)))
     m, D = store.current(), store.D
 
-    def term_of(i: int):
+    def term_of(i: int) -> Any:
         d = D[i]
         return walk(m.vars[i], s) if not fixed(d) else low(d, m.off[i])
 
-    def is_open(indices) -> bool:
+    def is_open(indices: Iterable[int]) -> bool:
         return any(not fixed(D[i]) for i in indices)
 
-    domains = {}
+    domains: dict[Any, Domain | Wide] = {}
     for i in range(len(D)):
         if not fixed(D[i]):
             domains.setdefault(term_of(i), as_domain(D[i], m.off[i]))
-    found: list = []
+    found: list[object] = []
     for entry in m.props:
         kind = entry[0]
         if kind == "ne":
             _, x, y, c, _src = entry
-            shifted = Domain(D[y], m.off[y] + c) & Domain(D[x], m.off[x])
+            shifted = Domain(D[y], m.off[y] + c) & Domain(D[x], m.off[x])  # type: ignore[arg-type]  # != joins bitset variables
             if is_open((x, y)) and shifted:
                 found.append(Relation("!=", term_of(x), lin(term_of(y)) + c))
         elif kind == "distinct":
@@ -184,7 +184,7 @@ def residual(q: Any, S: State) -> Residual:
     return Residual(term, domains, tuple(found + _disequalities(S)))
 
 
-def _describe(p, term_of):
+def _describe(p: Propagator, term_of: Callable[[int], Any]) -> object:
     """The relation a propagator enforces, in terms of the open variables."""
     if isinstance(p, EqOffset):
         return Relation("==", term_of(p.x), lin(term_of(p.y)) + p.c)
@@ -201,12 +201,12 @@ def _describe(p, term_of):
 def run(
     n: int | None,
     q: Any,
-    *goals: Goal,
+    *goals: GoalLike | Iterable[GoalLike],
     residual: bool = False,
     trace: SearchTrace | None = None,
     timeout: float | None = None,
     max_nodes: int | None = None,
-) -> tuple | Iterator:
+) -> tuple[Any, ...] | Iterator[Any]:
     """Run goals and return up to ``n`` reified answers for ``q``.
 
     ``n=0`` returns all answers as a tuple, ``n=None`` a lazy iterator (the
@@ -224,12 +224,16 @@ def run(
     (0, 1)
     """
     finish = _residual_answer if residual else partial(labeled, trace=trace)
-    return logic_run(n, q, *goals, finish=finish, timeout=timeout, max_nodes=max_nodes)
+    return logic_run(n, q, *goals, finish=finish, timeout=timeout, max_nodes=max_nodes)  # type: ignore[arg-type]  # run iterates finish's tuple too
 
 
 def run_all(
-    q: Any, *goals: Goal, residual: bool = False, trace: SearchTrace | None = None, **limits: Any
-) -> tuple:
+    q: Any,
+    *goals: GoalLike | Iterable[GoalLike],
+    residual: bool = False,
+    trace: SearchTrace | None = None,
+    **limits: Any,
+) -> tuple[Any, ...]:
     """All answers for ``q`` (core.logic's ``run*``): ``run(0, q, *goals)``.
 
     >>> from relqueens import var, membero
@@ -237,4 +241,4 @@ def run_all(
     >>> run_all(x, membero(x, [1, 2]))
     (1, 2)
     """
-    return run(0, q, *goals, residual=residual, trace=trace, **limits)
+    return run(0, q, *goals, residual=residual, trace=trace, **limits)  # type: ignore[return-value]  # n = 0: a tuple

@@ -10,13 +10,14 @@ op 0)`` enforces the relation or its negation once ``b`` is fixed, and fixes
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
+from .domain import Dom
 from .propagators import Linear, Propagator, fixed, high, keep_ge, keep_le, low, mul, narrow
 
 INF = float("inf")
 
-_FUNCTIONS: dict[str, Callable] = {
+_FUNCTIONS: dict[str, Callable[..., int]] = {
     "abs": abs,
     "min": min,
     "max": max,
@@ -25,7 +26,7 @@ _FUNCTIONS: dict[str, Callable] = {
 }
 
 
-def _values(d: int, o: int):
+def _values(d: int, o: int) -> Iterator[tuple[int, int]]:
     """The values of bitset ``d`` at offset ``o``, ascending, with their bits."""
     while d:
         bit = d & -d
@@ -34,8 +35,8 @@ def _values(d: int, o: int):
 
 
 def function_range(
-    kind: str, bounds: list[tuple[int, int]], exponent: int | None = None
-) -> tuple[int, int] | None:
+    kind: str, bounds: list[tuple[int | float, int | float]], exponent: int | None = None
+) -> tuple[int | float, int | float] | None:
     """Bounds of ``kind`` over arguments within ``bounds`` (``None``: no value, e.g. only division by 0).
 
     >>> function_range("abs", [(-3, 2)]), function_range("div", [(7, 9), (-2, 2)])
@@ -86,13 +87,13 @@ class Function(Propagator):
     """Up to this many argument combinations, propagation is domain consistent."""
 
     def __init__(
-        self, kind: str, args: tuple[int, ...], z: int, exponent: int | None = None, source=None
+        self, kind: str, args: tuple[int, ...], z: int, exponent: int | None = None, source: object = None
     ) -> None:
         self.kind, self.args, self.z, self.exponent, self.source = kind, args, z, exponent, source
-        self.fn = (lambda v: v**exponent) if kind == "pow" else _FUNCTIONS[kind]
+        self.fn: Callable[..., int] = (lambda v: v**exponent) if kind == "pow" else _FUNCTIONS[kind]
         self.vars = (*args, z)
 
-    def propagate(self, D, off, queue, i):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         args, z = self.args, self.z
         size = 1
         for a in args:
@@ -100,12 +101,13 @@ class Function(Propagator):
             size *= d.bit_count() if type(d) is int else self.LIMIT + 1
         if size > self.LIMIT or type(D[z]) is not int:
             return self._bounds(D, off, queue)
-        dz, oz, fn = D[z], off[z], self.fn
+        dz: int
+        dz, oz, fn = D[z], off[z], self.fn  # type: ignore[assignment]  # D[z] is an int (above)
         image = 0
         if len(args) == 1:
             (x,) = args
             keep = 0
-            for v, bit in _values(D[x], off[x]):
+            for v, bit in _values(D[x], off[x]):  # type: ignore[arg-type]  # size <= LIMIT: bitsets
                 pos = fn(v) - oz
                 if pos >= 0 and (dz >> pos) & 1:
                     image |= 1 << pos
@@ -114,8 +116,8 @@ class Function(Propagator):
         x, y = args
         keep_x = keep_y = 0
         divides = self.kind in ("mod", "div")
-        ys = list(_values(D[y], off[y]))
-        for vx, bx in _values(D[x], off[x]):
+        ys = list(_values(D[y], off[y]))  # type: ignore[arg-type]  # as above
+        for vx, bx in _values(D[x], off[x]):  # type: ignore[arg-type]  # as above
             for vy, by in ys:
                 if divides and not vy:
                     continue
@@ -130,7 +132,7 @@ class Function(Propagator):
             and narrow(D, queue, z, image)
         )
 
-    def _bounds(self, D, off, queue) -> bool:
+    def _bounds(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         args, z = self.args, self.z
         bounds = [(low(D[a], off[a]), high(D[a], off[a])) for a in args]
         found = function_range(self.kind, bounds, self.exponent)
@@ -166,7 +168,7 @@ class Reified(Propagator):
     __slots__ = ("b", "no", "op", "yes")
 
     def __init__(
-        self, terms: tuple[tuple[int, int], ...], k: int, op: str, b: int, source=None
+        self, terms: tuple[tuple[int, int], ...], k: int, op: str, b: int, source: object = None
     ) -> None:
         self.op, self.b, self.source = op, b, source
         self.yes = Linear(terms, k, op)
@@ -176,10 +178,12 @@ class Reified(Propagator):
             self.no = Linear(terms, k, "!=" if op == "==" else "==")
         self.vars = (*(i for i, _ in terms), b)
 
-    def propagate(self, D, off, queue, i):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         db, b = D[self.b], self.b
         if fixed(db):
             return (self.yes if low(db, off[b]) else self.no).propagate(D, off, queue, i)
+        least: int | float
+        most: int | float
         least = most = self.yes.k
         for j, a in self.yes.terms:
             lo, hi = low(D[j], off[j]), high(D[j], off[j])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from html import escape
+from typing import TypeAlias, cast, final
 
 MAX_WIDTH = 1 << 24
 """The widest span (max - min + 1) a domain may have: 16,777,216 values."""
@@ -42,6 +43,7 @@ def _check_width(lo: int, hi: int) -> None:
         )
 
 
+@final
 class Domain:
     """An immutable finite set of integers.
 
@@ -206,6 +208,7 @@ sup = float("inf")
 """The upper end of an unbounded interval (SWI's ``sup``): ``interval(0, sup)``."""
 
 
+@final
 class Wide:
     """The integers ``lo..hi`` when there are too many for a bitset (or infinitely many): kept as bounds.
 
@@ -219,6 +222,9 @@ class Wide:
     """
 
     __slots__ = ("hi", "lo")
+
+    lo: int | float
+    hi: int | float
 
     def __init__(self, lo: int | float, hi: int | float) -> None:
         object.__setattr__(self, "lo", lo)
@@ -256,7 +262,7 @@ class Wide:
     def __len__(self) -> int:
         if not self.is_finite():
             raise TypeError(f"the domain {self} has infinitely many values")
-        return self.hi - self.lo + 1
+        return cast(int, self.hi - self.lo + 1)  # is_finite(): both bounds are ints
 
     def __eq__(self, other: object) -> bool:
         return type(other) is Wide and self.lo == other.lo and self.hi == other.hi
@@ -278,9 +284,13 @@ class Wide:
         return f"{{{lo}..{hi}}}"
 
 
-def as_domain(d: int | Wide, o: int) -> Domain | Wide:
+Dom: TypeAlias = "int | Wide"
+"""A store's domain entry: a bitset (``int``, bit ``p`` for the value ``offset + p``) or a :class:`Wide`."""
+
+
+def as_domain(d: Dom, o: int) -> Domain | Wide:
     """A store's domain entry (a bitset at offset ``o``, or a Wide domain) as a domain value."""
-    return Domain(d, o) if type(d) is int else d
+    return Domain(d, o) if type(d) is int else d  # type: ignore[return-value]  # not an int: a Wide
 
 
 def bounded(lo: int | float, hi: int | float) -> Domain | Wide:
@@ -298,7 +308,7 @@ def _bound(value: object, what: str, infinite: float) -> int | float:
     return as_int(value, what)
 
 
-def interval(lo: int, hi: int) -> Domain | Wide:
+def interval(lo: int | float, hi: int | float) -> Domain | Wide:
     """The domain ``lo..hi``, both ends included (core.logic's ``fd/interval``); ``inf``/``sup`` leave an end open.
 
     >>> interval(-2, 2)

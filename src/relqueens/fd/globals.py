@@ -6,15 +6,17 @@ each one reaches is in its docstring.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from .domain import domain_of, interval
+from .domain import Dom, domain_of, interval
 from .post import Constraint, Posting
 from .terms import Lin
 from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
 
 
-def _values(d: int, o: int):
+def _values(d: int, o: int) -> Iterator[int]:
     """The values of bitset ``d`` at offset ``o``, ascending."""
     while d:
         bit = d & -d
@@ -45,12 +47,12 @@ class AllDistinctProp(Propagator):
     __slots__ = ()
     slow = True
 
-    def __init__(self, xs: tuple[int, ...], source=None) -> None:
+    def __init__(self, xs: tuple[int, ...], source: object = None) -> None:
         self.vars, self.source = xs, source
 
-    def propagate(self, D, off, queue, i):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         xs = self.vars
-        doms = [list(_values(D[x], off[x])) for x in xs]
+        doms = [list(_values(D[x], off[x])) for x in xs]  # type: ignore[arg-type]  # bitset variables (posting.indices)
         match = _matching(doms)
         if match is None:
             return False
@@ -68,7 +70,7 @@ class AllDistinctProp(Propagator):
 def _matching(doms: list[list[int]]) -> list[int] | None:
     """A value for each variable, all different (``None`` if there is none): augmenting paths."""
     owner: dict[int, int] = {}
-    match = [None] * len(doms)
+    match: list[int | None] = [None] * len(doms)
     for k in sorted(range(len(doms)), key=lambda k: len(doms[k])):
         seen: set[int] = set()
         stack = [(k, iter(doms[k]))]
@@ -96,7 +98,7 @@ def _matching(doms: list[list[int]]) -> list[int] | None:
         for x, v in path:
             owner[v] = x
             match[x] = v
-    return match  # type: ignore[return-value]
+    return match  # type: ignore[return-value]  # every variable got a value
 
 
 def _vital(doms: list[list[int]], match: list[int]) -> list[list[int]]:
@@ -179,27 +181,27 @@ class ElementProp(Propagator):
 
     __slots__ = ("i", "v", "xs")
 
-    def __init__(self, i: int, xs: tuple[int, ...], v: int, source=None) -> None:
+    def __init__(self, i: int, xs: tuple[int, ...], v: int, source: object = None) -> None:
         self.i, self.xs, self.v, self.source = i, xs, v, source
         self.vars = (i, v, *xs)
 
-    def propagate(self, D, off, queue, _):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         i, v, xs = self.i, self.v, self.xs
         oi, ov = off[i], off[v]
-        dv = D[v]
+        dv: int = D[v]  # type: ignore[assignment]  # bitset variables (posting.indices)
         keep_i = union = 0
-        for k in _values(D[i], oi):
-            common = dv & _rebase(D[xs[k]], off[xs[k]], ov)
+        for k in _values(D[i], oi):  # type: ignore[arg-type]  # as above
+            common = dv & _rebase(D[xs[k]], off[xs[k]], ov)  # type: ignore[arg-type]  # as above
             if common:
                 keep_i |= 1 << (k - oi)
                 union |= common
         if not narrow(D, queue, i, keep_i) or not narrow(D, queue, v, union):
             return False
-        di = D[i]
+        di: int = D[i]  # type: ignore[assignment]  # as above
         if di & (di - 1):
             return True
         x = xs[oi + di.bit_length() - 1]
-        return narrow(D, queue, x, D[x] & _rebase(D[v], ov, off[x]))
+        return narrow(D, queue, x, D[x] & _rebase(D[v], ov, off[x]))  # type: ignore[operator, arg-type]  # as above
 
 
 class CardinalityProp(Propagator):
@@ -214,17 +216,17 @@ class CardinalityProp(Propagator):
     __slots__ = ("counts", "xs")
 
     def __init__(
-        self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source=None
+        self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source: object = None
     ) -> None:
         self.xs, self.counts, self.source = xs, counts, source
         self.vars = xs + tuple(c for _, c in counts)
 
-    def propagate(self, D, off, queue, _):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         xs = self.xs
         for value, c in self.counts:
             fixed = may = 0
             for x in xs:
-                d = D[x]
+                d: int = D[x]  # type: ignore[assignment]  # bitset variables (posting.indices)
                 if _has(d, off[x], value):
                     may += 1
                     fixed += not d & (d - 1)
@@ -232,10 +234,10 @@ class CardinalityProp(Propagator):
             dc = keep_le(keep_ge(dc, oc, fixed), oc, may)
             if not narrow(D, queue, c, dc):
                 return False
-            lo_c, hi_c = oc + (dc & -dc).bit_length() - 1, oc + dc.bit_length() - 1
+            lo_c, hi_c = oc + (dc & -dc).bit_length() - 1, oc + dc.bit_length() - 1  # type: ignore[operator, union-attr, arg-type]  # as above
             if hi_c == fixed or lo_c == may:
                 for x in xs:
-                    d, o = D[x], off[x]
+                    d, o = D[x], off[x]  # type: ignore[assignment]  # as above
                     if d & (d - 1) and _has(d, o, value):
                         nd = d & ~(1 << (value - o)) if hi_c == fixed else 1 << (value - o)
                         if not narrow(D, queue, x, nd):
@@ -259,14 +261,14 @@ class CardinalityFlow(Propagator):
     slow = implied = True
 
     def __init__(
-        self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source=None
+        self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source: object = None
     ) -> None:
         self.xs, self.counts, self.source = xs, counts, source
         self.vars = xs + tuple(c for _, c in counts)
 
-    def propagate(self, D, off, queue, _):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         xs = self.xs
-        doms = [list(_values(D[x], off[x])) for x in xs]
+        doms = [list(_values(D[x], off[x])) for x in xs]  # type: ignore[arg-type]  # bitset variables (posting.indices)
         least = {v: low(D[c], off[c]) for v, c in self.counts}
         most = {v: high(D[c], off[c]) for v, c in self.counts}
         flow = _cardinality_flow(doms, least, most)
@@ -283,10 +285,12 @@ class CardinalityFlow(Propagator):
         return True
 
 
-def _cardinality_flow(doms: list[list[int]], least: dict, most: dict) -> list[int] | None:
+def _cardinality_flow(
+    doms: list[list[int]], least: dict[int, int | float], most: dict[int, int | float]
+) -> list[int] | None:
     """A value for each variable, each value ``v`` taken ``least[v]..most[v]`` times (or ``None``)."""
     n = len(doms)
-    assign: list = [None] * n
+    assign: list[Any] = [None] * n  # a value per variable (None: not yet)
     holders: dict[int, list[int]] = {v: [] for v in most}
 
     def move(x: int, v: int) -> None:
@@ -350,7 +354,9 @@ def _cardinality_flow(doms: list[list[int]], least: dict, most: dict) -> list[in
     return assign
 
 
-def _flow_vital(doms: list[list[int]], flow: list[int], least: dict, most: dict) -> list[list[int]]:
+def _flow_vital(
+    doms: list[list[int]], flow: list[int], least: dict[int, int | float], most: dict[int, int | float]
+) -> list[list[int]]:
     """For each variable, the values some feasible flow gives it (the residual graph's cycles)."""
     n = len(doms)
     ids = {v: n + j for j, v in enumerate(most)}
@@ -380,13 +386,13 @@ class TableProp(Propagator):
     __slots__ = ("table",)
 
     def __init__(
-        self, xs: tuple[int, ...], table: tuple[tuple[int, ...], ...], source=None
+        self, xs: tuple[int, ...], table: tuple[tuple[int, ...], ...], source: object = None
     ) -> None:
         self.vars, self.table, self.source = xs, table, source
 
-    def propagate(self, D, off, queue, _):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         xs = self.vars
-        doms = [(D[x], off[x]) for x in xs]
+        doms: list[tuple[int, int]] = [(D[x], off[x]) for x in xs]  # type: ignore[misc]  # bitset variables (posting.indices)
         support = [0] * len(xs)
         for row in self.table:
             if all(_has(d, o, value) for (d, o), value in zip(doms, row)):
@@ -406,13 +412,13 @@ class CircuitProp(Propagator):
     __slots__ = ()
     on_fix = True
 
-    def __init__(self, succ: tuple[int, ...], source=None) -> None:
+    def __init__(self, succ: tuple[int, ...], source: object = None) -> None:
         self.vars, self.source = succ, source
 
-    def propagate(self, D, off, queue, _):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         succ = self.vars
         n = len(succ)
-        nxt = [off[x] + D[x].bit_length() - 1 if not D[x] & (D[x] - 1) else -1 for x in succ]
+        nxt = [off[x] + D[x].bit_length() - 1 if not D[x] & (D[x] - 1) else -1 for x in succ]  # type: ignore[union-attr, operator, arg-type]  # bitset variables (posting.indices)
         has_pred = [False] * n
         for v in nxt:
             if v >= 0:
@@ -428,8 +434,8 @@ class CircuitProp(Propagator):
                     return False
             if length < n - 1:
                 x = succ[end]
-                if _has(D[x], off[x], start) and not narrow(
-                    D, queue, x, D[x] & ~(1 << (start - off[x]))
+                if _has(D[x], off[x], start) and not narrow(  # type: ignore[arg-type]  # as above
+                    D, queue, x, D[x] & ~(1 << (start - off[x]))  # type: ignore[operator, arg-type]  # as above
                 ):
                     return False
         seen = [False] * n  # a cycle among the fixed successors must cover every node
@@ -453,11 +459,11 @@ class CircuitProp(Propagator):
 class AllDistinct(Constraint):
     """The terms all take different values, domain consistent (see :class:`AllDistinctProp`)."""
 
-    terms: tuple
+    terms: tuple[Any, ...]
     name = "all_distinct"
 
     def post_on(self, posting: Posting) -> bool:
-        atoms = [t.offset_var()[0] if isinstance(t, Lin) else t for t in self.terms]
+        atoms = [t.offset_var()[0] if isinstance(t, Lin) else t for t in self.terms]  # type: ignore[index]  # x + c terms (distinct)
         found = posting.indices(atoms, self)
         if type(found) is bool:
             return found
@@ -477,7 +483,7 @@ class Element(Constraint):
     """``xs[index] == value`` (0-based)."""
 
     index: object
-    xs: tuple
+    xs: tuple[Any, ...]
     value: object
     name = "element"
 
@@ -486,7 +492,7 @@ class Element(Constraint):
         if type(xs) is bool:
             return xs
         D, off = posting.store.D, posting.store.model.off
-        values = domain_of(v for x in xs for v in _values(D[x], off[x]))
+        values = domain_of(v for x in xs for v in _values(D[x], off[x]))  # type: ignore[arg-type]  # bitset variables (posting.indices)
         found = posting.indices((self.index,), self, interval(0, len(xs) - 1))
         if type(found) is bool:
             return found
@@ -504,8 +510,8 @@ class Element(Constraint):
 class GlobalCardinality(Constraint):
     """Each value of ``counts`` occurs among ``xs`` that many times; no other value occurs."""
 
-    xs: tuple
-    counts: tuple
+    xs: tuple[Any, ...]
+    counts: tuple[tuple[int, Any], ...]
     name = "global_cardinality"
 
     def post_on(self, posting: Posting) -> bool:
@@ -521,7 +527,7 @@ class GlobalCardinality(Constraint):
             return False
         if not all(posting.within(c, interval(0, n)) for c in cs):
             return False
-        total = {}
+        total: dict[int, int] = {}
         for c in cs:
             total[c] = total.get(c, 0) + 1
         if not posting.post_flat(total, -len(xs), "==", self):
@@ -536,12 +542,13 @@ class GlobalCardinality(Constraint):
 class TuplesIn(Constraint):
     """Each tuple of terms is a row of ``table``."""
 
-    tuples: tuple
-    table: tuple
+    tuples: tuple[tuple[Any, ...], ...]
+    table: tuple[tuple[int, ...], ...]
     name = "tuples_in"
 
     def post_on(self, posting: Posting) -> bool:
         columns = [domain_of(col) for col in zip(*self.table)]
+        xs: list[Any]  # each term's indices, then its index
         for terms in self.tuples:
             xs = [posting.indices((t,), self, col) for t, col in zip(terms, columns)]
             unresolved = [x for x in xs if type(x) is bool]
@@ -559,7 +566,7 @@ class TuplesIn(Constraint):
 class Circuit(Constraint):
     """``succ[i]`` is the node after ``i`` (0-based) on one cycle through all nodes."""
 
-    succ: tuple
+    succ: tuple[Any, ...]
     name = "circuit"
 
     def post_on(self, posting: Posting) -> bool:

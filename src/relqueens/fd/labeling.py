@@ -19,30 +19,42 @@ finds the optimum, then the answers come best first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from ..logic.limits import current_budget
 from ..logic.search import STATES, Goal
-from ..logic.state import State, isvar
-from .domain import Domain, Wide, as_domain
+from ..logic.state import State, Subst, isvar, walk
+from .domain import Dom, Domain, Wide, as_domain
 from .errors import DomainError
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
 from .relaxation import INFEASIBLE, relaxations
-from .store import FDStore, is_int, store_of, walk
+from .store import FDStore, is_int, store_of
 from .terms import Lin, Relation, var
-from .trace import BRANCH, FAILED, SOLUTION, SearchTrace
+from .trace import BRANCH, FAILED, SOLUTION, Narrowed, SearchTrace
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsDunderLT
+
+    from .store import Model
+
+_T = TypeVar("_T")
+Path: TypeAlias = "tuple[Path | None, int, Dom, list[Dom] | None, int]"
+"""The choices down to a search node (beyond :data:`COPY_LIMIT` variables): ``(parent, i, bit, copy, depth)``."""
+Selector: TypeAlias = "Callable[[list[Dom], list[int], int, Model], int]"
+"""Picks the position in ``idxs`` of the next variable to label (-1: all fixed)."""
 
 SELECT = ("leftmost", "ff", "ffc", "min", "max")
 ORDER = ("up", "down", "mid")
 BRANCHING = ("enum", "step", "bisect")
 
 
-def _node(D: list[int], k: int, d: int | Wide, tid: int | None, path: tuple | None) -> list:
+def _node(D: list[Dom], k: int, d: Dom, tid: int | None, path: Path | None) -> list[Any]:
     """A search-stack entry: domains, the chosen variable's position, values left, centre, trace id, path, first?"""
     centre = ((d & -d).bit_length() + d.bit_length() - 2) // 2 if type(d) is int else None
     return [D, k, d, centre, tid, path, True]
 
 
-def _wide_piece(rest: Wide, first: bool, order: str, branching: str) -> tuple[Wide, Wide | int]:
+def _wide_piece(rest: Wide, first: bool, order: str, branching: str) -> tuple[Wide, Dom]:
     """The next branch's part of a Wide domain ``rest``, and what is left after it (0: nothing)."""
     lo, hi = rest.lo, rest.hi
     if branching == "bisect" and first:
@@ -56,11 +68,11 @@ def _wide_piece(rest: Wide, first: bool, order: str, branching: str) -> tuple[Wi
     return Wide(lo, lo), (Wide(lo + 1, hi) if lo < hi else 0)
 
 
-def _meet(a: int | Wide, b: int | Wide) -> int | Wide:
+def _meet(a: Dom, b: Dom) -> Dom:
     """The values in both (bitsets of one variable, or Wide domains); 0 when none."""
     if type(a) is int:
-        return a & b
-    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
+        return a & b  # type: ignore[operator]  # b: a bitset like a
+    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)  # type: ignore[union-attr]  # not an int: a Wide
     return Wide(lo, hi) if lo <= hi else 0
 
 
@@ -80,19 +92,19 @@ def _stride(n: int) -> int:
     return 1 if n <= COPY_LIMIT else max(2, n // 64)
 
 
-def _guided(guide: Callable, i: int, rest: int, o: int) -> int:
+def _guided(guide: Callable[[int], int | None], i: int, rest: int, o: int) -> int:
     """The bit of the value ``guide`` names for variable ``i`` if ``rest`` still has it, else 0."""
     v = guide(i)
     return 0 if v is None or v < o else rest & (1 << (v - o))
 
 
-def _rebuild(path: tuple | None, D0: list[int], model) -> list[int]:
+def _rebuild(path: Path | None, D0: list[Dom], model: Model) -> list[Dom]:
     """The domains after the choices of ``path``, replayed from the last copy kept on it."""
     replay = []
     while path is not None and path[3] is None:
         replay.append(path)
         path = path[0]
-    D = (D0 if path is None else path[3])[:]
+    D = (D0 if path is None else path[3])[:]  # type: ignore[index]  # the loop stopped at a copy
     for _, i, bit, _, _ in reversed(replay):
         D[i] = bit
         fixpoint(D, {i}, model)
@@ -106,26 +118,27 @@ def _middle(rest: int, centre: int) -> int:
     below = rest & ((1 << centre) - 1)
     lo = below.bit_length() - 1 if below else None
     if hi is None or (lo is not None and centre - lo <= hi - centre):
-        return 1 << lo
+        return 1 << lo  # type: ignore[operator]  # rest has a bit: lo or hi is set
     return 1 << hi
 
 
-def _leftmost(D, idxs, k0, model):
+def _leftmost(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
     for k in range(k0, len(idxs)):
         d = D[idxs[k]]
-        if (d & (d - 1)) if type(d) is int else d.lo != d.hi:
+        if (d & (d - 1)) if type(d) is int else d.lo != d.hi:  # type: ignore[union-attr]  # not an int: a Wide
             return k
     return -1
 
 
-def _best(key: Callable) -> Callable:
+def _best(key: Callable[[Dom, int, Model], SupportsDunderLT[Any]]) -> Selector:
     """A selector that picks the open variable with the smallest ``key``, ties leftmost."""
 
-    def select(D, idxs, k0, model):
+    def select(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
+        best_key: SupportsDunderLT[Any] | None
         best, best_key = -1, None
         for k, i in enumerate(idxs):
             d = D[i]
-            if (d & (d - 1)) if type(d) is int else d.lo != d.hi:
+            if (d & (d - 1)) if type(d) is int else d.lo != d.hi:  # type: ignore[union-attr]  # not an int: a Wide
                 kk = key(d, i, model)
                 if best_key is None or kk < best_key:
                     best, best_key = k, kk
@@ -134,7 +147,7 @@ def _best(key: Callable) -> Callable:
     return select
 
 
-SELECTORS = {
+SELECTORS: dict[str, Selector] = {
     "leftmost": _leftmost,
     "ff": _best(lambda d, i, m: size(d)),
     "ffc": _best(lambda d, i, m: (size(d), -degree(m, i))),
@@ -143,12 +156,12 @@ SELECTORS = {
 }
 
 
-def size(d: int | Wide) -> int:
+def size(d: Dom) -> int:
     """How many values domain ``d`` holds."""
-    return d.bit_count() if type(d) is int else d.hi - d.lo + 1
+    return d.bit_count() if type(d) is int else d.hi - d.lo + 1  # type: ignore[union-attr, return-value]  # a finite Wide
 
 
-def degree(model, i: int) -> int:
+def degree(model: Model, i: int) -> int:
     """How many constraints mention FD variable ``i``."""
     return (
         sum(len(members) for members, _ in model.rows[i])
@@ -183,18 +196,18 @@ def _piece(rest: int, centre: int, first: bool, order: str, branching: str) -> i
 
 
 def search(
-    D0: list[int],
+    D0: list[Dom],
     store: FDStore,
     idxs: list[int],
     select: str = "leftmost",
     order: str = "up",
     exists_from: int | None = None,
     trace: SearchTrace | None = None,
-    accept: Callable | None = None,
+    accept: Callable[[list[Dom]], _T] | None = None,
     branching: str = "enum",
-    prune: Callable | None = None,
-    guide: Callable | None = None,
-) -> Iterator:
+    prune: Callable[[list[Dom]], bool] | None = None,
+    guide: Callable[[int], int | None] | None = None,
+) -> Iterator[list[Dom] | _T]:
     """Yield every domain list, reachable by labeling ``idxs``, where they are all fixed.
 
     ``D0`` must be at a fixpoint. With ``exists_from=k`` (leftmost only), the
@@ -216,7 +229,7 @@ def search(
     k = choose(D0, idxs, 0, model)
     if k < 0:
         if trace is not None:
-            trace.nodes[tid].status = SOLUTION
+            trace.nodes[tid].status = SOLUTION  # type: ignore[index]  # tracing: the root's id
         found = D0 if accept is None else accept(D0)
         if found is not False:
             yield found
@@ -225,6 +238,7 @@ def search(
     stride = _stride(len(D0))
     wide = any(type(D0[i]) is not int for i in idxs)  # a Wide variable stays Wide during a search
     stack = [_node(D0[:], k, D0[idxs[k]], tid, None)]
+    bit: Dom
     while stack:
         if budget is not None:
             budget.tick()
@@ -265,8 +279,8 @@ def search(
         if trace is not None:
             status = FAILED if not ok else BRANCH if k >= 0 else SOLUTION
             value = low(bit, model.off[i]) if fixed(bit) else as_domain(bit, model.off[i])
-            tid = trace.choice(parent, model.vars[i], value, _narrowed(before, D, model, i), status)
-            trace.explain(tid, model, before, D)
+            tid = trace.choice(parent, model.vars[i], value, _narrowed(before, D, model, i), status)  # type: ignore[arg-type]  # a fixed value is an int; before: a copy
+            trace.explain(tid, model, before, D)  # type: ignore[arg-type]  # before: a copy when tracing
         if not ok:
             continue
         if k >= 0:
@@ -285,7 +299,7 @@ def search(
             stack.pop()
 
 
-def _narrowed(before: list[int], after: list[int], model, chosen: int) -> dict:
+def _narrowed(before: list[Dom], after: list[Dom], model: Model, chosen: int) -> Narrowed:
     """``{var: (before, after)}`` for the domains that changed, other than the chosen one's."""
     off = model.off
     return {
@@ -298,7 +312,7 @@ def _narrowed(before: list[int], after: list[int], model, chosen: int) -> dict:
 def free_vars(S: State, store: FDStore) -> list[tuple[int, object]]:
     """``(index, variable)`` for each open, non-private FD variable: what a solution binds."""
     m, D, s = store.current(), store.D, S.data
-    out = []
+    out: list[tuple[int, object]] = []
     for i, d in enumerate(D):
         if not fixed(d) and i not in m.private:
             w = walk(m.vars[i], s)
@@ -307,7 +321,9 @@ def free_vars(S: State, store: FDStore) -> list[tuple[int, object]]:
     return out
 
 
-def solved_state(S: State, store: FDStore, D: list[int], free: list) -> State | bool:
+def solved_state(
+    S: State, store: FDStore, D: list[Dom], free: list[tuple[int, object]]
+) -> State | Literal[False]:
     """State ``S`` with domains ``D``, and the ``free`` variables that ``D`` fixed bound (or ``False``).
 
     Binding free variables to values of their domains is a plain extension of
@@ -321,8 +337,8 @@ def solved_state(S: State, store: FDStore, D: list[int], free: list) -> State | 
         if type(d) is int:
             if not d & (d - 1):
                 data[w] = off[i] + d.bit_length() - 1
-        elif d.lo == d.hi:
-            data[w] = d.lo
+        elif d.lo == d.hi:  # type: ignore[union-attr]  # not an int: a Wide
+            data[w] = d.lo  # type: ignore[union-attr]  # as above
     new = FDStore(store.model, store.version, D, store.pending)
     if len(S.constraints) == 1:  # the FD store alone: nothing else to ask
         return State(data, {FDStore: new})
@@ -341,11 +357,13 @@ def check_finite(store: FDStore, i: int, v: object) -> None:
         raise DomainError(f"cannot label {v}: its domain {d} is infinite (bound it with fd.in_)")
 
 
-def open_indices(store: FDStore, variables: Iterable, s) -> list[int]:
+def open_indices(store: FDStore | None, variables: Iterable[Any], s: Subst) -> list[int]:
     """The FD indices of the open variables among ``variables`` (constants skipped).
 
     Raises :class:`DomainError` for a free variable that has no domain.
     """
+    idxs: list[int]
+    seen: set[int]
     idxs, seen = [], set()
     for v in variables:
         w = walk(v, s)
@@ -354,7 +372,7 @@ def open_indices(store: FDStore, variables: Iterable, s) -> list[int]:
         i = None if store is None else store.index_of(w)
         if i is None:
             raise DomainError(f"cannot label {v}: it has no domain (give it one with fd.in_)")
-        check_finite(store, i, v)
+        check_finite(store, i, v)  # type: ignore[arg-type]  # i is set: there is a store
         if i not in seen:
             seen.add(i)
             idxs.append(i)
@@ -369,7 +387,7 @@ class Label(Goal):
 
     def __init__(
         self,
-        variables: list,
+        variables: list[Any],
         select: str,
         order: str,
         trace: SearchTrace | None,
@@ -389,9 +407,17 @@ class Label(Goal):
             return
         store = store_of(S)
         idxs = open_indices(store, self.variables, s)
-        yield from self._solutions(S, store, store.D, idxs)
+        yield from self._solutions(S, store, store.D, idxs)  # type: ignore[arg-type, union-attr]  # None only with no FD store (a bug)
 
-    def _solutions(self, S: State, store: FDStore, D0: list[int], idxs: list[int], prune=None, trace=None):
+    def _solutions(
+        self,
+        S: State,
+        store: FDStore,
+        D0: list[Dom],
+        idxs: list[int],
+        prune: Callable[[list[Dom]], bool] | None = None,
+        trace: SearchTrace | None = None,
+    ) -> Iterator[State]:
         if not idxs:
             yield S.copy()
             return
@@ -407,23 +433,25 @@ class Label(Goal):
         """Branch and bound to the optimum, then the solutions objective value by objective value."""
         from .post import post_into
 
-        sense, expr = self.objective
+        sense, expr = self.objective  # type: ignore[misc]  # set: there is an objective
         S = S.copy()
         goal = var(prefix="objective")
         if not post_into(S, (Relation("==", goal, expr),)):
             return
-        store, s = store_of(S), S.data
+        store: FDStore
+        store, s = store_of(S), S.data  # type: ignore[assignment]  # post_into made one
         w = walk(goal, s)
         idxs = open_indices(store, self.variables, s)
         if is_int(w):
             yield from self._solutions(S, store, store.D, idxs)
             return
-        j, model = store.index_of(w), store.current()
+        j: int
+        j, model = store.index_of(w), store.current()  # type: ignore[assignment]  # w has a domain
         idxs = idxs + [j] if j not in idxs else idxs
         off = model.off[j]
-        best: list = []
+        best: list[int | float] = []
 
-        def record(D: list[int]) -> bool:
+        def record(D: list[Dom]) -> bool:
             best[:] = [low(D[j], off)]
             return False  # keep searching, for better
 
@@ -432,7 +460,7 @@ class Label(Goal):
             return
         const, bounds = relaxed
 
-        def tighten(D: list[int]) -> bool:
+        def tighten(D: list[Dom]) -> bool:
             d = nd = D[j]
             if best:
                 nd = keep_le(d, off, best[0] - 1) if sense == "min" else keep_ge(d, off, best[0] + 1)
@@ -469,11 +497,12 @@ class Label(Goal):
             return
         optimum = best.pop()  # from here on, tighten bounds by the objective's own domain
         d0 = store.D[j]
+        values: Iterable[int]
         if type(d0) is int:
             values = [v for v in Domain(d0, off) if (v >= optimum if sense == "min" else v <= optimum)]
             values.sort(reverse=sense == "max")
         else:
-            values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)
+            values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[union-attr, arg-type]  # a finite Wide; ints
         for v in values:
             D = store.D[:]
             D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
@@ -482,7 +511,7 @@ class Label(Goal):
 
 
 def label(
-    variables: Iterable,
+    variables: Iterable[Any],
     *,
     select: str = "leftmost",
     order: str = "up",
@@ -522,7 +551,7 @@ def label(
     return Label(variables, select, order, trace, branching, objective)
 
 
-def minimize(expr: object, variables: Iterable, **options) -> Label:
+def minimize(expr: object, variables: Iterable[Any], **options: Any) -> Label:
     """Label ``variables`` best first by the smallest ``expr``: ``label(variables, minimize=expr)``.
 
     >>> from relqueens import run, vars, fd
@@ -533,6 +562,6 @@ def minimize(expr: object, variables: Iterable, **options) -> Label:
     return label(variables, minimize=expr, **options)
 
 
-def maximize(expr: object, variables: Iterable, **options) -> Label:
+def maximize(expr: object, variables: Iterable[Any], **options: Any) -> Label:
     """Label ``variables`` best first by the largest ``expr``: ``label(variables, maximize=expr)``."""
     return label(variables, maximize=expr, **options)

@@ -10,11 +10,14 @@ the store's ``pending`` table and is posted again when they get one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
+from typing import Any, Literal, TypeAlias
+
+from unification import Var
 
 from ..logic.search import STEP, Goal
-from ..logic.state import State, isvar, unify_state
+from ..logic.state import State, Subst, isvar, unify_state, walk
 from .arith import Function, Reified, function_range
 from .domain import Domain, Wide, bounded, interval
 from .propagators import (
@@ -22,6 +25,8 @@ from .propagators import (
     LeOffset,
     Linear,
     Pigeonhole,
+    Propagator,
+    Term,
     Times,
     fixpoint,
     high,
@@ -32,7 +37,7 @@ from .propagators import (
 )
 from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
-from .store import FDStore, alias, is_int, owned_store, walk
+from .store import FDStore, alias, is_int, owned_store
 from .terms import Aux, Lin, Relation, lin, var
 
 
@@ -42,13 +47,14 @@ class Constraint(Goal):
     __slots__ = ()
     name = "constraint"
     search_kind = STEP
+    post_batch: Callable[[tuple[Postable, ...]], Post]  # set below, as for Relation
 
     def step(self, S: State) -> bool:
         """Post this constraint on state ``S`` (the search's protocol)."""
         return post_into(S, (self,))
 
     def __repr__(self) -> str:
-        args = (getattr(self, f.name) for f in fields(self))
+        args = (getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]  # records are dataclasses
         return f"{self.name}({', '.join(repr(list(a)) if type(a) is tuple else repr(a) for a in args)})"
 
 
@@ -56,8 +62,8 @@ class Constraint(Goal):
 class InDomain(Constraint):
     """``vars`` all take values in ``dom`` (core.logic's ``fd/in``)."""
 
-    vars: tuple
-    dom: Domain
+    vars: tuple[Any, ...]
+    dom: Domain | Wide
     name = "in_"
 
 
@@ -65,7 +71,7 @@ class InDomain(Constraint):
 class Distinct(Constraint):
     """The terms ``x + c`` (or integers) all take different values."""
 
-    terms: tuple
+    terms: tuple[Any, ...]
     name = "distinct"
 
 
@@ -73,8 +79,8 @@ class Distinct(Constraint):
 class ListPair(Constraint):
     """A constraint between two lists of terms."""
 
-    xs: tuple
-    ys: tuple
+    xs: tuple[Any, ...]
+    ys: tuple[Any, ...]
 
 
 class LexLe(ListPair):
@@ -108,12 +114,16 @@ class PermLeader(Constraint):
     domains of ``xs`` instead of being variables of its own.
     """
 
-    xs: tuple
-    images: tuple
+    xs: tuple[Any, ...]
+    images: tuple[tuple[tuple[str, int, int, int], ...], ...]
     name = "perm_leader"
 
 
-def post_into(S: State, constraints: Iterable) -> bool:
+Postable: TypeAlias = "Constraint | Relation"
+"""What a :class:`Posting` posts: a constraint record or a relation."""
+
+
+def post_into(S: State, constraints: Iterable[Postable]) -> bool:
     """Post ``constraints`` on state ``S`` (owned by the caller), propagate once, bind what got fixed."""
     posting = Posting(owned_store(S), S.data)
     for c in constraints:
@@ -137,7 +147,7 @@ class Post(Goal):
     __slots__ = ("constraints",)
     search_kind = STEP
 
-    def __init__(self, constraints: tuple) -> None:
+    def __init__(self, constraints: tuple[Postable, ...]) -> None:
         self.constraints = constraints
 
     def step(self, S: State) -> bool:
@@ -147,7 +157,7 @@ class Post(Goal):
         return f"post({', '.join(map(repr, self.constraints))})"
 
 
-def post_goal(constraints: Iterable) -> Post:
+def post_goal(constraints: Iterable[Postable]) -> Post:
     """The goal that posts ``constraints`` together (see :class:`Post`)."""
     return Post(tuple(constraints))
 
@@ -183,34 +193,34 @@ class Posting:
     substitution after :meth:`finish` (variables that became fixed).
     """
 
-    def __init__(self, store: FDStore, s) -> None:
+    def __init__(self, store: FDStore, s: Subst) -> None:
         self.store, self.s = store, s
         self.queue: set[int] = set()
         self.touched: list[int] = []
-        self.reposts: list = []
-        self.bindings: list = []
+        self.reposts: list[Postable] = []
+        self.bindings: list[tuple[Var, int]] = []
         self._own_pending = False
 
     # -- pending constraints ------------------------------------------------
-    def wait(self, v, constraint) -> bool:
+    def wait(self, v: Var, constraint: Postable) -> bool:
         """Park ``constraint`` until ``v`` gets a domain or a value."""
         pending = self._pending()
         pending[v] = pending.get(v, ()) + (constraint,)
         return True
 
-    def wake(self, v) -> None:
+    def wake(self, v: Var) -> None:
         """Schedule the constraints waiting on ``v`` to be posted again."""
         if v in self.store.pending:
             self.reposts.extend(self._pending().pop(v))
 
-    def _pending(self) -> dict:
+    def _pending(self) -> dict[Var, tuple[Postable, ...]]:
         if not self._own_pending:
             self.store.pending = dict(self.store.pending)
             self._own_pending = True
         return self.store.pending
 
     # -- domains --------------------------------------------------------------
-    def restrict(self, v, dom: Domain) -> bool:
+    def restrict(self, v: Var, dom: Domain | Wide) -> bool:
         """Intersect the domain of free variable ``v`` with ``dom`` (registering it)."""
         store = self.store
         i = store.index_of(v)
@@ -250,7 +260,7 @@ class Posting:
                 return self.set(i, narrow_enough)
         return True
 
-    def bound(self, keys: list) -> bool:
+    def bound(self, keys: list[Var]) -> bool:
         """Variables ``keys`` were just bound by a unification: check and propagate."""
         store, s = self.store, self.s
         for w in keys:
@@ -263,7 +273,7 @@ class Posting:
                 elif not is_int(val):
                     return False
                 elif type(store.D[i]) is Wide:
-                    if val not in store.D[i] or not self.set(i, bounded(val, val)):
+                    if val not in store.D[i] or not self.set(i, bounded(val, val)):  # type: ignore[operator]  # a Wide (above)
                         return False
                 else:
                     pos = val - store.model.off[i]
@@ -302,9 +312,9 @@ class Posting:
         return True
 
     # -- constraints ----------------------------------------------------------
-    def post(self, c) -> bool:
+    def post(self, c: Postable) -> bool:
         """Post one constraint record; ``False`` if it fails at once."""
-        post_on = getattr(c, "post_on", None)
+        post_on: Callable[[Posting], bool] | None = getattr(c, "post_on", None)
         if post_on is not None:
             return post_on(self)
         if type(c) is InDomain:
@@ -317,14 +327,14 @@ class Posting:
             return self.post_inverse(c)
         if type(c) is PermLeader:
             return self.post_perm_leader(c)
-        a, b = c.lhs.offset_var(), c.rhs.offset_var()
+        a, b = c.lhs.offset_var(), c.rhs.offset_var()  # type: ignore[union-attr]  # not a record: a Relation
         if a is not None and b is not None:  # x + ka op y + kb, the common case: at once
             x, y = self.store.index_of(walk(a[0], self.s)), self.store.index_of(walk(b[0], self.s))
             if x is not None and y is not None and x != y:
-                op, swap, c0 = _BETWEEN[c.op]
+                op, swap, c0 = _BETWEEN[c.op]  # type: ignore[union-attr]  # not a record: a Relation
                 shift = b[1] - a[1]
                 return self.binary(y, x, c0 - shift, op, c) if swap else self.binary(x, y, c0 + shift, op, c)
-        return self.post_linear(c.lhs - c.rhs, c.op, c)
+        return self.post_linear(c.lhs - c.rhs, c.op, c)  # type: ignore[union-attr]  # not a record: a Relation
 
     def post_in(self, c: InDomain) -> bool:
         for v in c.vars:
@@ -340,7 +350,7 @@ class Posting:
         members: list[tuple[int, int]] = []
         taken: set[int] = set()
         for term in c.terms:
-            v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)
+            v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)  # type: ignore[misc]  # distinct() keeps x + c terms only
             w = walk(v, self.s)
             if isvar(w):
                 i = self.store.index_of(w)
@@ -359,7 +369,7 @@ class Posting:
         for value in taken:
             for j, cj in members:
                 pos = value - cj - off[j]
-                if pos >= 0 and (D[j] >> pos) & 1 and not self.set(j, D[j] & ~(1 << pos)):
+                if pos >= 0 and (D[j] >> pos) & 1 and not self.set(j, D[j] & ~(1 << pos)):  # type: ignore[operator, arg-type]  # members are bitset variables
                     return False
         if len(members) > 1:
             self.store.record(("distinct", tuple(members), c))
@@ -367,22 +377,22 @@ class Posting:
             return self.pigeonhole(members, c)
         return True
 
-    def pigeonhole(self, members: list[tuple[int, int]], c) -> bool:
+    def pigeonhole(self, members: list[tuple[int, int]], c: Postable) -> bool:
         """Add :class:`Pigeonhole` to a ``distinct`` group whose members share just as many values."""
         D, off = self.store.D, self.store.model.off
         base = min(off[j] + cj for j, cj in members)
         shifts = tuple((j, off[j] + cj - base) for j, cj in members)
         union = 0
         for j, s in shifts:
-            union |= D[j] << s
+            union |= D[j] << s  # type: ignore[operator]  # as above
         if union.bit_count() != len(members):
             return union.bit_count() > len(members)
         return self.attach(Pigeonhole(shifts, union, source=c))
 
-    def post_linear(self, expr: Lin, op: str, source) -> bool:
+    def post_linear(self, expr: Lin, op: str, source: Postable) -> bool:
         """Post ``expr op 0``; non-linear atoms get hidden variables and their propagators."""
         negate, extra, op = _NORMAL[op]
-        missing: list = []
+        missing: list[tuple[Var, int | None]] = []
         self.missing(expr, True, missing)
         defined = coef = None
         if missing:
@@ -404,15 +414,15 @@ class Posting:
             return False
         items, k = flat
         if defined is not None:
-            i = self.define(defined, coef, items, k, source)
+            i = self.define(defined, coef, items, k, source)  # type: ignore[arg-type]  # a top-level term: coef is an int
             if i is None:
                 return False
-            items[i] = items.get(i, 0) + coef
+            items[i] = items.get(i, 0) + coef  # type: ignore[operator]  # as above
         if negate:
             items, k = {i: -a for i, a in items.items()}, -k
         return self.post_flat(items, k + extra, op, source)
 
-    def missing(self, expr: Lin, top: bool, found: list) -> None:
+    def missing(self, expr: Lin, top: bool, found: list[tuple[Var, int | None]]) -> None:
         """Append ``(var, coefficient or None)`` for each free variable of ``expr`` that has no domain."""
         for v, a in expr.terms.items():
             if type(v) is Aux:
@@ -428,7 +438,7 @@ class Posting:
             if isvar(w) and self.store.index_of(w) is None:
                 found.append((w, a if top else None))
 
-    def target_of(self, expr: Lin):
+    def target_of(self, expr: Lin) -> tuple[Aux, int | None] | None:
         """``(atom, index)`` when ``expr == 0`` just says a non-linear atom equals a variable or a constant."""
         atoms = [(v, a) for v, a in expr.terms.items() if type(v) is Aux]
         if len(atoms) != 1 or atoms[0][1] not in (1, -1):
@@ -445,7 +455,7 @@ class Posting:
                 return atom, self.store.index_of(w)
         return None
 
-    def flatten(self, expr: Lin, skip=None):
+    def flatten(self, expr: Lin, skip: Var = None) -> tuple[dict[int, int], int] | Literal[False]:
         """``expr`` as ``({index: coefficient}, constant)``, atoms given their variables; ``False`` if impossible."""
         k = expr.const
         items: dict[int, int] = {}
@@ -463,20 +473,22 @@ class Posting:
                     return False
                 if w is skip:
                     continue
-                i = self.store.index_of(w)
+                i = self.store.index_of(w)  # type: ignore[assignment]  # it has a domain by now (post_linear)
             items[i] = items.get(i, 0) + a
         return {i: a for i, a in items.items() if a}, k
 
-    def bounds(self, items: dict, k: int) -> tuple[int, int]:
+    def bounds(self, items: dict[int, int], k: int) -> tuple[int | float, int | float]:
         """The bounds of ``sum(a * x_i) + k``."""
         D, off = self.store.D, self.store.model.off
+        lo: int | float
+        hi: int | float
         lo = hi = k
         for i, a in items.items():
             ends = (a * low(D[i], off[i]), a * high(D[i], off[i]))
             lo, hi = lo + min(ends), hi + max(ends)
         return lo, hi
 
-    def define(self, w, a: int, items: dict, k: int, source) -> int | None:
+    def define(self, w: Var, a: int, items: dict[int, int], k: int, source: object) -> int | None:
         """``w`` has no domain and ``a * w + sum(items) + k == 0`` defines it: give it the bounds."""
         lo, hi = self.bounds(items, k)
         if not self.restrict(w, bounded(-hi, -lo) if a == 1 else bounded(lo, hi)):
@@ -493,7 +505,7 @@ class Posting:
         self.queue.add(i)
         return i
 
-    def as_index(self, expr: Lin, source) -> int | bool:
+    def as_index(self, expr: Lin, source: object) -> int | bool:
         """The index of an FD variable equal to ``expr`` (itself, a constant's anchor, or a new hidden one)."""
         flat = self.flatten(expr)
         if flat is False:
@@ -552,7 +564,7 @@ class Posting:
             return b if self.unary(b, 1, -int(truth), "==") else False
         return b if self.attach(Reified(tuple(items.items()), k, op, b, rel)) else False
 
-    def post_flat(self, items: dict, k: int, op: str, source) -> bool:
+    def post_flat(self, items: dict[int, int], k: int, op: str, source: object) -> bool:
         """Post ``sum(a * x_i) + k  op  0`` over FD variable indices."""
         items = {i: a for i, a in items.items() if a}
         if not items:
@@ -589,7 +601,7 @@ class Posting:
             return bool(has) and self.set(i, 1 << pos)
         return self.set(i, d & ~(1 << pos)) if has else True
 
-    def binary(self, x: int, y: int, c: int, op: str, source) -> bool:
+    def binary(self, x: int, y: int, c: int, op: str, source: object) -> bool:
         """Post ``x op y + c`` between two FD variables."""
         if op == "!=":
             D = self.store.D
@@ -600,13 +612,13 @@ class Posting:
             return True
         return self.attach((EqOffset if op == "==" else LeOffset)(x, y, c, source))
 
-    def attach(self, p) -> bool:
+    def attach(self, p: Propagator) -> bool:
         """Record a general propagator and schedule it."""
         self.store.record(("prop", p))
         self.queue.update(p.vars)
         return p.start(self.store.D, self.store.model.off, self.queue)
 
-    def indices(self, terms, c, implied: Domain | None = None) -> list[int] | bool:
+    def indices(self, terms: Iterable[Any], c: Postable, implied: Domain | Wide | None = None) -> list[int] | bool:
         """The FD indices of ``terms`` (integers get fixed stand-ins).
 
         A variable with no domain gets ``implied`` (the values the constraint
@@ -637,7 +649,7 @@ class Posting:
         """Narrow FD variable ``i`` to the values of ``dom``."""
         o, d = self.store.model.off[i], self.store.D[i]
         if type(d) is not int:
-            return self.set(i, d & dom) and self.settle(i)
+            return self.set(i, d & dom) and self.settle(i)  # type: ignore[operator]  # d: a Wide
         if type(dom) is Wide:
             return self.set(i, keep_ge(keep_le(d, o, dom.hi), o, dom.lo))
         if dom.lo - o >= d.bit_length():
@@ -645,7 +657,7 @@ class Posting:
         bits = dom.bits << (dom.lo - o) if dom.lo >= o else dom.bits >> (o - dom.lo)
         return self.set(i, d & bits)
 
-    def group(self, xs: list[int], c) -> None:
+    def group(self, xs: list[int], c: Postable) -> None:
         """Record ``xs`` as a ``distinct`` group (value elimination)."""
         self.store.record(("distinct", tuple((i, 0) for i in xs), c))
         self.queue.update(xs)
@@ -656,7 +668,7 @@ class Posting:
         self.queue.add(i)
         return i
 
-    def post_lex(self, c) -> bool:
+    def post_lex(self, c: LexLe | LexLeader) -> bool:
         """Post ``lex_le`` (one list on the right) or ``lex_leader`` (several)."""
         images = c.ys if type(c) is LexLeader else (c.ys,)
         sides = []
@@ -679,7 +691,7 @@ class Posting:
         xs, *ys = sides
         return self.attach(LexLeProp(xs, self.chains(ys), source=c))
 
-    def chains(self, images: list) -> list[tuple[tuple, int]]:
+    def chains(self, images: list[tuple[Term, ...]]) -> list[tuple[tuple[Term, ...], int]]:
         """Each image with a private slot for its lex frontier (``alpha``, starting at 0)."""
         return [(ys, self.store.register(var(prefix="lex"), 1, 0, private=True)) for ys in images]
 
@@ -690,17 +702,17 @@ class Posting:
             return False
         return not xs or self.attach(InverseProp(xs, ys, source=c))
 
-    def permutation(self, terms: tuple, c) -> tuple[int, ...] | None:
+    def permutation(self, terms: tuple[Any, ...], c: Postable) -> tuple[int, ...] | None:
         """Indices of ``terms`` as a permutation of ``0..n-1`` (domains and ``distinct`` posted)."""
         n = len(terms)
         box = interval(0, n - 1) if n else None
-        side = []
+        side: list[int] = []
         for t in terms:
             w = walk(t, self.s)
             if isvar(w):
-                if not self.restrict(w, box):
+                if not self.restrict(w, box):  # type: ignore[arg-type]  # n > 0: there is a term
                     return None
-                side.append(self.store.index_of(w))
+                side.append(self.store.index_of(w))  # type: ignore[arg-type]  # restricted: it has one
             elif is_int(w) and 0 <= w < n:
                 side.append(self.anchor(w))
             else:

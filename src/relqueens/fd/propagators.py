@@ -20,65 +20,98 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from fractions import Fraction
 from math import ceil, floor
+from typing import TYPE_CHECKING
 
-from .domain import Wide
+from .domain import Dom, Wide
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Protocol
+
+    from .store import Row
+
+    class Woken(Protocol):
+        """What :func:`fixpoint` wakes: a :class:`Propagator`, or a trace's watched stand-in for one."""
+
+        batched: bool
+
+        def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool: ...
+
+    class Network(Protocol):
+        """What :func:`fixpoint` reads of a model: a :class:`~relqueens.fd.store.Model`, or a trace's view of one."""
+
+        @property
+        def off(self) -> list[int]: ...
+        @property
+        def rows(self) -> Sequence[Sequence[Row]]: ...
+        @property
+        def watch(self) -> Sequence[Sequence[Woken]]: ...
+        @property
+        def fixwatch(self) -> Sequence[Sequence[Woken]]: ...
+        @property
+        def boundwatch(self) -> Sequence[Sequence[Woken]]: ...
+        @property
+        def slowwatch(self) -> Sequence[Sequence[Woken]]: ...
+
+Term = tuple[int, int, int]
+"""``(i, a, c)``: ``a * x_i + c`` with ``a`` = +-1 (``i < 0``: an inverse term, see :func:`_bounds`)."""
 
 
-def low(d: int | Wide, o: int) -> int | float:
+def low(d: Dom, o: int) -> int | float:
     """The smallest value of domain ``d`` (a bitset at offset ``o``, or a :class:`Wide`)."""
     if type(d) is int:
         return o + (d & -d).bit_length() - 1
-    return d.lo
+    return d.lo  # type: ignore[union-attr]  # not an int: a Wide
 
 
-def high(d: int | Wide, o: int) -> int | float:
+def high(d: Dom, o: int) -> int | float:
     """The largest value of domain ``d``."""
     if type(d) is int:
         return o + d.bit_length() - 1
-    return d.hi
+    return d.hi  # type: ignore[union-attr]  # not an int: a Wide
 
 
-def fixed(d: int | Wide) -> bool:
+def fixed(d: Dom) -> bool:
     """True when domain ``d`` holds one value."""
-    return not d & (d - 1) if type(d) is int else d.lo == d.hi
+    return not d & (d - 1) if type(d) is int else d.lo == d.hi  # type: ignore[union-attr]  # not an int: a Wide
 
 
-def keep_le(d: int | Wide, o: int, u: int | float) -> int | Wide:
+def keep_le(d: Dom, o: int, u: int | float) -> Dom:
     """``d`` without the values above ``u`` (0: nothing left)."""
     if type(d) is not int:
-        return d if u >= d.hi else _wide(d.lo, u)
+        return d if u >= d.hi else _wide(d.lo, u)  # type: ignore[union-attr]  # not an int: a Wide
     p = u - o + 1
     if p >= d.bit_length():
         return d  # nothing above u (and no huge mask for a huge bound)
     return 0 if p <= 0 else d & ((1 << int(p)) - 1)
 
 
-def keep_ge(d: int | Wide, o: int, lo: int | float) -> int | Wide:
+def keep_ge(d: Dom, o: int, lo: int | float) -> Dom:
     """``d`` without the values below ``lo`` (0: nothing left)."""
     if type(d) is not int:
-        return d if lo <= d.lo else _wide(lo, d.hi)
+        return d if lo <= d.lo else _wide(lo, d.hi)  # type: ignore[union-attr]  # not an int: a Wide
     p = lo - o
     return d if p <= 0 else (d >> int(p)) << int(p) if p < d.bit_length() else 0
 
 
-def _wide(lo: int | float, hi: int | float) -> Wide | int:
+def _wide(lo: int | float, hi: int | float) -> Dom:
     """A Wide domain ``lo..hi`` (bounds rounded inwards to integers), or 0 when empty."""
     lo = lo if lo == float("-inf") else ceil(lo)
     hi = hi if hi == float("inf") else floor(hi)
     return Wide(lo, hi) if lo <= hi else 0
 
 
-def without(d: int | Wide, o: int, value: int) -> int | Wide:
+def without(d: Dom, o: int, value: int) -> Dom:
     """``d`` without ``value`` (a Wide domain loses it only at a bound)."""
     if type(d) is int:
         pos = value - o
         return d & ~(1 << pos) if pos >= 0 and (d >> pos) & 1 else d
-    if value == d.lo:
+    if value == d.lo:  # type: ignore[union-attr]  # not an int: a Wide
         return keep_ge(d, o, value + 1)
-    return keep_le(d, o, value - 1) if value == d.hi else d
+    return keep_le(d, o, value - 1) if value == d.hi else d  # type: ignore[union-attr]  # not an int: a Wide
 
 
-def _scaled_within(d: int | Wide, o: int, a: int, down: int | float, up: int | float) -> int | Wide:
+def _scaled_within(d: Dom, o: int, a: int, down: int | float, up: int | float) -> Dom:
     """``d`` narrowed so that ``down <= a * x <= up`` (either bound may be infinite)."""
     inf = float("inf")
     if a > 0:
@@ -100,7 +133,7 @@ once the domains are finite.
 """
 
 
-def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = None) -> bool:
+def fixpoint(D: list[Dom], queue: set[int], model: Network, touched: list[int] | None = None) -> bool:
     """Propagate the changes of the variables in ``queue`` until nothing changes.
 
     ``D`` is narrowed in place. Returns ``False`` as soon as a domain empties.
@@ -112,8 +145,8 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
     off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
     boundwatch, slowwatch = model.boundwatch, model.slowwatch
     wide_steps = 0
-    later: dict = {}  # slow propagators woken, run once the cheap ones are done
-    batch: dict = {}  # batched propagators woken, run once the variable queue is empty
+    later: dict[Woken, int] = {}  # slow propagators woken, run once the cheap ones are done
+    batch: dict[Woken, int] = {}  # batched propagators woken, run once the variable queue is empty
     while True:
         if not queue:
             if batch:
@@ -135,7 +168,7 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
             wide_steps += 1
             if wide_steps > WIDE_STEPS:
                 continue  # bounds creeping towards infinity (x < y, y < x): stop, soundly
-            if d.lo == d.hi:
+            if d.lo == d.hi:  # type: ignore[union-attr]  # not an int: a Wide
                 for p in fixwatch[i]:
                     if not p.propagate(D, off, queue, i):
                         return False
@@ -146,7 +179,7 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
                 for j, k in members:
                     pos = v - k
                     if pos >= 0 and j != i:
-                        dj = D[j]
+                        dj: int = D[j]  # type: ignore[assignment]  # rows hold bitset variables only
                         if (dj >> pos) & 1:
                             bit = 1 << pos
                             nj = dj ^ bit
@@ -174,7 +207,7 @@ def fixpoint(D: list[int], queue: set[int], model, touched: list[int] | None = N
             later[p] = i
 
 
-def narrow(D: list[int], queue: set[int], i: int, d: int | Wide) -> bool:
+def narrow(D: list[Dom], queue: set[int], i: int, d: Dom) -> bool:
     """Narrow ``D[i]`` to its values in ``d``; queue ``i`` if it changed; ``False`` if empty.
 
     ``d`` is intersected with the current domain, so a propagator that sees a
@@ -185,7 +218,7 @@ def narrow(D: list[int], queue: set[int], i: int, d: int | Wide) -> bool:
         if type(old) is int:
             d &= old
     elif type(old) is Wide:
-        lo, hi = max(d.lo, old.lo), min(d.hi, old.hi)
+        lo, hi = max(d.lo, old.lo), min(d.hi, old.hi)  # type: ignore[union-attr]  # d is not an int: a Wide
         d = Wide(lo, hi) if lo <= hi else 0
     if d != old:
         if not d:
@@ -206,6 +239,8 @@ class Propagator(ABC):
     """
 
     __slots__ = ("source", "vars")
+    source: object
+    vars: tuple[int, ...]
     on_fix = False
     on_bounds = False
     batched = False
@@ -215,17 +250,17 @@ class Propagator(ABC):
     slow = False
     """A slow propagator (a matching, a table) runs after the cheap ones, once per round."""
 
-    def start(self, D: list[int], off: list[int], queue: set[int]) -> bool:
+    def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         """Propagate once when posted; a fix-woken propagator needs this for its fixed variables."""
         return all(
             self.propagate(D, off, queue, i) for i in self.vars if fixed(D[i])
         ) if self.on_fix else True
 
     @abstractmethod
-    def propagate(self, D: list[int], off: list[int], queue: set[int], i: int) -> bool:
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         """Narrow the domains in ``D`` after variable ``i`` changed; ``False`` on failure."""
 
-    def entailed(self, D: list[int], off: list[int]) -> bool:
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
         """True when every assignment of the current domains satisfies it (after propagation)."""
         return all(fixed(D[i]) for i in self.vars)
 
@@ -238,7 +273,7 @@ class EqOffset(Propagator):
     def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
 
-    def propagate(self, D, off, queue, i):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, c = self.x, self.y, self.c
         dx, dy = D[x], D[y]
         if type(dx) is not int or type(dy) is not int:  # a Wide side: bounds
@@ -248,9 +283,9 @@ class EqOffset(Propagator):
                 D, queue, y, keep_ge(keep_le(dy, off[y], hi - c), off[y], lo - c)
             )
         s = off[y] + c - off[x]
-        if s >= D[x].bit_length():
+        if s >= D[x].bit_length():  # type: ignore[union-attr]  # D[x] is dx, an int
             return False  # every value of y + c lies above x's domain
-        dx = D[x] & (dy << s if s >= 0 else dy >> -s)
+        dx = D[x] & (dy << s if s >= 0 else dy >> -s)  # type: ignore[operator, arg-type]  # D[x] is dx, an int
         back = dx >> s if s >= 0 else dx << -s
         return narrow(D, queue, x, dx) and narrow(D, queue, y, dy & back)
 
@@ -264,14 +299,14 @@ class LeOffset(Propagator):
     def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
 
-    def propagate(self, D, off, queue, i):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, c = self.x, self.y, self.c
         dx, dy = D[x], D[y]
         return narrow(D, queue, x, keep_le(dx, off[x], high(dy, off[y]) + c)) and narrow(
             D, queue, y, keep_ge(dy, off[y], low(dx, off[x]) - c)
         )
 
-    def entailed(self, D, off):
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
         return high(D[self.x], off[self.x]) <= low(D[self.y], off[self.y]) + self.c
 
 
@@ -287,13 +322,13 @@ class Linear(Propagator):
     LONG = 12
     """Sums of at least this many terms are batched (short ones run at once, which costs less)."""
 
-    def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source=None) -> None:
+    def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None) -> None:
         self.terms, self.k, self.op, self.source = terms, k, op, source
         self.vars = tuple(i for i, _ in terms)
         self.on_bounds = op != "!="
         self.batched = len(terms) >= self.LONG
 
-    def propagate(self, D, off, queue, i):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         if self.op == "!=":
             return self._not_equal(D, off, queue)
         terms, both = self.terms, self.op == "=="
@@ -304,7 +339,7 @@ class Linear(Propagator):
             if type(d) is int:
                 lo, hi = o + (d & -d).bit_length() - 1, o + d.bit_length() - 1
             else:
-                lo, hi = d.lo, d.hi
+                lo, hi = d.lo, d.hi  # type: ignore[union-attr, assignment]  # a Wide; ints past the check below
                 if type(lo) is float or type(hi) is float:
                     return self._unbounded(D, off, queue)
             if a > 0:
@@ -316,6 +351,7 @@ class Linear(Propagator):
             most += hi
         if least > 0 or (both and most < 0):
             return False
+        nd: Dom
         for (j, a), (lo, hi) in zip(terms, spans):
             up = lo - least  # a * x_j may be at most this
             down = hi - most if both else lo  # ... and at least this
@@ -340,10 +376,12 @@ class Linear(Propagator):
                     queue.add(j)
         return True
 
-    def _unbounded(self, D, off, queue) -> bool:
+    def _unbounded(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         """Bounds propagation when some bound is infinite (counting the infinite contributions)."""
         both, inf = self.op == "==", float("inf")
         spans = []
+        least: int | float
+        most: int | float
         least = most = self.k
         low_inf = high_inf = 0
         for j, a in self.terms:
@@ -370,7 +408,7 @@ class Linear(Propagator):
                 return False
         return True
 
-    def entailed(self, D, off):
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
         if self.op == "<=":
             most = self.k + sum(
                 a * (high(D[i], off[i]) if a > 0 else low(D[i], off[i])) for i, a in self.terms
@@ -378,7 +416,7 @@ class Linear(Propagator):
             return most <= 0
         return super().entailed(D, off)
 
-    def _not_equal(self, D, off, queue):
+    def _not_equal(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         total, open_term = self.k, None
         for i, a in self.terms:
             d = D[i]
@@ -387,7 +425,7 @@ class Linear(Propagator):
                     return True
                 open_term = (i, a)
             else:
-                total += a * high(d, off[i])
+                total += a * high(d, off[i])  # type: ignore[assignment]  # a fixed domain's bounds are ints
         if open_term is None:
             return total != 0
         i, a = open_term
@@ -405,7 +443,7 @@ class Times(Propagator):
     def __init__(self, x: int, y: int, z: int, source: object = None) -> None:
         self.x, self.y, self.z, self.vars, self.source = x, y, z, (x, y, z), source
 
-    def propagate(self, D, off, queue, i):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, z = self.x, self.y, self.z
         xl, xh = low(D[x], off[x]), high(D[x], off[x])
         yl, yh = low(D[y], off[y]), high(D[y], off[y])
@@ -424,7 +462,16 @@ def mul(a: int | float, b: int | float) -> int | float:
     return 0 if a == 0 or b == 0 else a * b
 
 
-def _quotient(D, off, queue, i, zl, zh, dl, dh) -> bool:
+def _quotient(
+    D: list[Dom],
+    off: list[int],
+    queue: set[int],
+    i: int,
+    zl: int | float,
+    zh: int | float,
+    dl: int | float,
+    dh: int | float,
+) -> bool:
     """Narrow ``x_i`` to the bounds of ``z / d`` for ``z`` in ``zl..zh``, ``d`` in ``dl..dh``."""
     o = off[i]
     d = D[i]
@@ -433,12 +480,14 @@ def _quotient(D, off, queue, i, zl, zh, dl, dh) -> bool:
     if float("inf") in (abs(zl), abs(zh), abs(dl), abs(dh)):
         return narrow(D, queue, i, d)
     if dl > 0 or dh < 0:
-        q = [Fraction(zz, dd) for zz in (zl, zh) for dd in (dl, dh)]
+        q = [Fraction(zz, dd) for zz in (zl, zh) for dd in (dl, dh)]  # type: ignore[arg-type]  # finite bounds are ints
         d = keep_ge(keep_le(d, o, floor(max(q))), o, ceil(min(q)))
     return narrow(D, queue, i, d)
 
 
-def _bounds(D, off, term, qs=()):
+def _bounds(
+    D: list[Dom], off: list[int], term: Term, qs: tuple[int, ...] = ()
+) -> tuple[int | float, int | float] | None:
     """The bounds of term ``(i, a, c)``, meaning ``a * x_i + c`` with ``a`` = +-1.
 
     ``i < 0`` stands for the inverse of the permutation ``qs`` at column
@@ -450,14 +499,22 @@ def _bounds(D, off, term, qs=()):
         lo, hi = low(D[i], off[i]), high(D[i], off[i])
     else:
         col = -1 - i
-        rows = [r for r, q in enumerate(qs) if col >= off[q] and (D[q] >> (col - off[q])) & 1]
+        rows = [r for r, q in enumerate(qs) if col >= off[q] and (D[q] >> (col - off[q])) & 1]  # type: ignore[operator]  # a permutation's variables are bitsets
         if not rows:
             return None
         lo, hi = rows[0], rows[-1]
     return (lo + c, hi + c) if a > 0 else (c - hi, c - lo)
 
 
-def _keep(D, off, queue, term, lo, hi, qs) -> bool:
+def _keep(
+    D: list[Dom],
+    off: list[int],
+    queue: set[int],
+    term: Term,
+    lo: int | float | None,
+    hi: int | float | None,
+    qs: tuple[int, ...],
+) -> bool:
     """Narrow the variable of ``term`` to ``lo..hi`` (``None``: unbounded); for an inverse term, its row."""
     i = term[0]
     if i >= 0:
@@ -471,24 +528,28 @@ def _keep(D, off, queue, term, lo, hi, qs) -> bool:
     for r, q in enumerate(qs):
         if (lo is not None and r < lo) or (hi is not None and r > hi):
             pos = col - off[q]
-            if pos >= 0 and (D[q] >> pos) & 1 and not narrow(D, queue, q, D[q] & ~(1 << pos)):
+            if pos >= 0 and (D[q] >> pos) & 1 and not narrow(D, queue, q, D[q] & ~(1 << pos)):  # type: ignore[operator, arg-type]  # as above
                 return False
     return True
 
 
-def _term_le(D, off, queue, term, u, qs=()) -> bool:
+def _term_le(
+    D: list[Dom], off: list[int], queue: set[int], term: Term, u: int | float, qs: tuple[int, ...] = ()
+) -> bool:
     """Narrow so that ``a * x + c <= u``."""
     _, a, c = term
     return _keep(D, off, queue, term, None, u - c, qs) if a > 0 else _keep(D, off, queue, term, c - u, None, qs)
 
 
-def _term_ge(D, off, queue, term, lo, qs=()) -> bool:
+def _term_ge(
+    D: list[Dom], off: list[int], queue: set[int], term: Term, lo: int | float, qs: tuple[int, ...] = ()
+) -> bool:
     """Narrow so that ``a * x + c >= lo``."""
     _, a, c = term
     return _keep(D, off, queue, term, lo - c, None, qs) if a > 0 else _keep(D, off, queue, term, None, c - lo, qs)
 
 
-def _self_le(D, off, queue, x, y) -> bool:
+def _self_le(D: list[Dom], off: list[int], queue: set[int], x: Term, y: Term) -> bool:
     """Narrow ``a1 * v + c1 <= a2 * v + c2`` for one variable ``v``."""
     (_, a1, c1), (_, a2, c2) = x, y
     if a1 == a2:
@@ -499,7 +560,9 @@ def _self_le(D, off, queue, x, y) -> bool:
     return _keep(D, off, queue, x, -(room // 2), None, ())
 
 
-def _suffix_greater(D, off, xs, ys, k, qs=()) -> int:
+def _suffix_greater(
+    D: list[Dom], off: list[int], xs: tuple[Term, ...], ys: tuple[Term, ...], k: int, qs: tuple[int, ...] = ()
+) -> int:
     """1 if, past position ``k``'s prefix of fixed equal pairs, ``xs > ys`` surely; else 0."""
     for x, y in zip(xs[k:], ys[k:]):
         bx, by = _bounds(D, off, x, qs), _bounds(D, off, y, qs)
@@ -525,14 +588,14 @@ class Pigeonhole(Propagator):
     __slots__ = ("full", "shifts")
     slow = implied = True
 
-    def __init__(self, shifts: tuple[tuple[int, int], ...], full: int, source=None) -> None:
+    def __init__(self, shifts: tuple[tuple[int, int], ...], full: int, source: object = None) -> None:
         self.shifts, self.full, self.source = shifts, full, source
         self.vars = tuple(i for i, _ in shifts)
 
-    def propagate(self, D, off, queue, _):
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         once = twice = taken = 0
         for j, s in self.shifts:
-            d = D[j] << s
+            d = D[j] << s  # type: ignore[operator]  # distinct members are bitsets
             twice |= once & d
             once |= d
             if not d & (d - 1):
@@ -543,7 +606,7 @@ class Pigeonhole(Propagator):
         if not single:
             return True
         for j, s in self.shifts:
-            d = D[j] << s
+            d = D[j] << s  # type: ignore[operator]  # as above
             mine = d & single
             if mine and mine != d:
                 if mine & (mine - 1):
@@ -574,10 +637,16 @@ class LexLe(Propagator):
     __slots__ = ("by_var", "chains", "qs", "xs")
     on_fix = True
 
-    def __init__(self, xs: tuple, chains: list[tuple[tuple, int]], source: object = None, qs: tuple = ()) -> None:
+    def __init__(
+        self,
+        xs: tuple[Term, ...],
+        chains: list[tuple[tuple[Term, ...], int]],
+        source: object = None,
+        qs: tuple[int, ...] = (),
+    ) -> None:
         self.xs, self.chains, self.source, self.qs = xs, chains, source, qs
         n = len(xs)
-        self.by_var: dict[int, list] = {}
+        self.by_var: dict[int, list[tuple[tuple[Term, ...], int, int, tuple[int, ...]]]] = {}
         for ys, slot in chains:
             at: dict[int, int] = {}  # variable -> bitmask of the positions where it occurs
             for k, t in enumerate(xs + ys):
@@ -590,16 +659,18 @@ class LexLe(Propagator):
                 self.by_var.setdefault(v, []).append((ys, slot, mask, inverse))
         self.vars = tuple(self.by_var)
 
-    def propagate(self, D, off, queue, i):
-        value = off[i] + D[i].bit_length() - 1
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        value = off[i] + D[i].bit_length() - 1  # type: ignore[union-attr]  # lex terms are bitset variables
         for ys, slot, mask, inverse in self.by_var[i]:
-            alpha = D[slot].bit_length() - 1  # at most n + 1: ``inverse`` has n + 2 entries
+            alpha = D[slot].bit_length() - 1  # type: ignore[union-attr]  # a bitset; at most n + 1: ``inverse`` has n + 2 entries
             woken = (mask >> alpha) & 1 or inverse[alpha] == value
             if woken and not self._advance(D, off, queue, ys, slot, alpha):
                 return False
         return True
 
-    def _advance(self, D, off, queue, ys, slot, alpha) -> bool:
+    def _advance(
+        self, D: list[Dom], off: list[int], queue: set[int], ys: tuple[Term, ...], slot: int, alpha: int
+    ) -> bool:
         xs, n, qs = self.xs, len(self.xs), self.qs
         while alpha < n:
             x, y = xs[alpha], ys[alpha]
@@ -625,14 +696,16 @@ class LexLe(Propagator):
         D[slot] = 1 << alpha
         return True
 
-    def start(self, D, off, queue):
+    def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         return all(self._advance(D, off, queue, ys, slot, 0) for ys, slot in self.chains)
 
-    def entailed(self, D, off):
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
         return all(_lex_entailed(D, off, self.xs, ys, self.qs) for ys, _ in self.chains)
 
 
-def _lex_entailed(D, off, xs, ys, qs=()) -> bool:
+def _lex_entailed(
+    D: list[Dom], off: list[int], xs: tuple[Term, ...], ys: tuple[Term, ...], qs: tuple[int, ...] = ()
+) -> bool:
     for x, y in zip(xs, ys):
         bx, by = _bounds(D, off, x, qs), _bounds(D, off, y, qs)
         if bx is None or by is None:
@@ -659,16 +732,16 @@ class Inverse(Propagator):
     def __init__(self, xs: tuple[int, ...], ys: tuple[int, ...], source: object = None) -> None:
         self.source = source
         self.vars = xs + ys
-        self.side: dict[int, list] = {}
+        self.side: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
         for mine, other in ((xs, ys), (ys, xs)):
             for k, i in enumerate(mine):
                 self.side.setdefault(i, []).append((k, other))
 
-    def propagate(self, D, off, queue, i):
-        c = off[i] + D[i].bit_length() - 1
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        c = off[i] + D[i].bit_length() - 1  # type: ignore[union-attr]  # a permutation's variables are bitsets
         for k, other in self.side[i]:
             j = other[c]
             bit = k - off[j]
-            if bit < 0 or not narrow(D, queue, j, D[j] & (1 << bit)):
+            if bit < 0 or not narrow(D, queue, j, D[j] & (1 << bit)):  # type: ignore[operator, arg-type]  # as above
                 return False
         return True

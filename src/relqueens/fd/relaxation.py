@@ -23,8 +23,13 @@ propagation already does at the root. Every bound is on the objective to be
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING, TypeAlias
 
+from .domain import Dom
 from .propagators import EqOffset, Linear, high, keep_ge, keep_le, low
+
+if TYPE_CHECKING:
+    from .store import Model
 
 INFEASIBLE = None
 """What :meth:`bound` returns when no assignment of the domains satisfies the relaxation."""
@@ -50,6 +55,8 @@ class KnapsackBound:
 
     def __init__(self, cost: dict[int, int], weight: dict[int, int], b: int) -> None:
         self.cost, self.weight, self.b = cost, weight, b
+        items: list[tuple[Fraction, int, int, int]]
+        still: list[tuple[Fraction, int, int, int]]
         items, still = [], []
         for i, a in weight.items():
             gain = -cost.get(i, 0) if a > 0 else cost.get(i, 0)
@@ -58,11 +65,13 @@ class KnapsackBound:
         self.items = [(i, gain, w) for _, i, gain, w in items]
         self.order = {i: k for k, (i, _, _) in enumerate(self.items)}
         self.still = [(i, gain, w) for _, i, gain, w in still]
-        self.lp: tuple = ()
+        self.lp: tuple[()] | tuple[int | float, int | float, int, int, int, list[Dom], list[int]] = ()
 
-    def bound(self, D: list, off: list[int]) -> int | float | None:
+    def bound(self, D: list[Dom], off: list[int]) -> int | float | None:
         """The LP optimum rounded up, :data:`INFEASIBLE` (``None``) if the bounds break the
         constraint, ``-inf`` if a bound is infinite."""
+        total: int | float
+        room: int | float
         total, room = 0, self.b
         weight = self.weight
         for i, c in self.cost.items():
@@ -100,11 +109,11 @@ class KnapsackBound:
         at = self.order.get(i, len(self.items))
         if at == k:  # the critical variable: the whole units of its move
             step = self.lp[1] // self.lp[3]  # room // weight
-            return low(D[i], off[i]) + step if self.weight[i] > 0 else high(D[i], off[i]) - step
+            return low(D[i], off[i]) + step if self.weight[i] > 0 else high(D[i], off[i]) - step  # type: ignore[return-value]  # finite: the LP ran
         up = (self.weight[i] > 0) == (at < k)
-        return high(D[i], off[i]) if up else low(D[i], off[i])
+        return high(D[i], off[i]) if up else low(D[i], off[i])  # type: ignore[return-value]  # as above
 
-    def prune(self, D: list, off: list[int], target: int, queue: set[int]) -> bool:
+    def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """Narrow each variable to the moves from its LP value that keep the bound within ``target``.
 
         Moving ``x_i`` by ``t`` from where the LP puts it raises the LP
@@ -132,7 +141,7 @@ class KnapsackBound:
         return True
 
 
-def _within(D: list, off: list[int], i: int, most: int, up: bool, queue: set[int]) -> bool:
+def _within(D: list[Dom], off: list[int], i: int, most: int | float, up: bool, queue: set[int]) -> bool:
     """Keep ``D[i]`` within ``most`` of its low end (``up``) or of its high end."""
     d, o = D[i], off[i]
     nd = keep_le(d, o, low(d, o) + most) if up else keep_ge(d, o, high(d, o) - most)
@@ -160,12 +169,19 @@ class AssignmentBound:
 
     def __init__(self, rows: list[tuple[int, int, tuple[int, ...]]], rest: dict[int, int]) -> None:
         self.rows, self.rest = rows, rest
-        self.duals: tuple | None = None
+        self.duals: (
+            tuple[list[dict[int, int | float]], list[int | float], dict[int, int | float], int | float, dict[int, int]]
+            | None
+        ) = None
 
-    def _costs(self, D: list, off: list[int]) -> tuple[list[dict[int, int]], int]:
+    def _costs(self, D: list[Dom], off: list[int]) -> tuple[list[dict[int, int | float]], int | float]:
+        costs: list[dict[int, int | float]]
+        base: int | float
+        row: dict[int, int | float]
+        d: int
         costs, base = [], 0
         for c, s, xs in self.rows:
-            o, d, row = off[s], D[s], {}
+            o, d, row = off[s], D[s], {}  # type: ignore[assignment]  # an index variable: a bitset
             while d:
                 bit = d & -d
                 k = o + bit.bit_length() - 1
@@ -177,7 +193,7 @@ class AssignmentBound:
             base += c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x])
         return costs, base
 
-    def bound(self, D: list, off: list[int]) -> int | None:
+    def bound(self, D: list[Dom], off: list[int]) -> int | float | None:
         """The optimum of the assignment, or :data:`INFEASIBLE` (``None``); keeps the duals for :meth:`prune`."""
         costs, base = self._costs(D, off)
         result = hungarian(costs)
@@ -195,7 +211,7 @@ class AssignmentBound:
             return None
         return self.duals[4].get(i)
 
-    def prune(self, D: list, off: list[int], target: int, queue: set[int]) -> bool:
+    def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """Remove the values whose reduced cost takes the bound above ``target``."""
         if self.duals is None:
             return True
@@ -203,8 +219,9 @@ class AssignmentBound:
         excess = target - least
         if excess < 0:
             return False
+        d: int
         for t, (_, s, _) in enumerate(self.rows):
-            o, d, ut = off[s], D[s], u[t]
+            o, d, ut = off[s], D[s], u[t]  # type: ignore[assignment]  # an index variable: a bitset
             drop = 0
             for k, c in costs[t].items():
                 if c - ut - v[k] > excess:
@@ -218,7 +235,9 @@ class AssignmentBound:
         return True
 
 
-def hungarian(costs: list[dict[int, int]]) -> tuple[int, list[int], dict[int, int], list[int]] | None:
+def hungarian(
+    costs: list[dict[int, int | float]],
+) -> tuple[int | float, list[int | float], dict[int, int | float], list[int]] | None:
     """The cheapest assignment of distinct columns to rows (``costs[r][col]``; absent: forbidden).
 
     Returns ``(total, u, v, chosen)``: the column ``chosen`` for each row and
@@ -239,6 +258,8 @@ def hungarian(costs: list[dict[int, int]]) -> tuple[int, list[int], dict[int, in
         return None
     rows = [[row.get(k) for k in columns] for row in costs]
     inf = float("inf")
+    u: list[int | float]
+    v: list[int | float]
     u, v = [0] * (n + 1), [0] * (m + 1)
     owner, way = [0] * (m + 1), [0] * (m + 1)  # column -> row (1-based; 0: free)
     for r in range(1, n + 1):
@@ -281,11 +302,11 @@ def hungarian(costs: list[dict[int, int]]) -> tuple[int, list[int], dict[int, in
     return total, u[1:], dict(zip(columns, v[1:])), chosen
 
 
-def _linear(model) -> list[Linear]:
+def _linear(model: Model) -> list[Linear]:
     return [e[1] for e in model.props if e[0] == "prop" and type(e[1]) is Linear]
 
 
-def objective_form(model, j: int) -> tuple[dict[int, int], int, Linear | None]:
+def objective_form(model: Model, j: int) -> tuple[dict[int, int], int, Linear | None]:
     """Variable ``j`` as ``sum(c_i x_i) + k`` by its largest defining linear equality (or itself).
 
     A copy ``j == y + c`` (``EqOffset``) is followed to ``y`` first.
@@ -296,7 +317,7 @@ def objective_form(model, j: int) -> tuple[dict[int, int], int, Linear | None]:
         if e[0] == "prop" and type(p) is EqOffset and j in p.vars:
             j, shift = (p.y, p.c) if p.x == j else (p.x, -p.c)
             break
-    best = None
+    best: Linear | None = None
     for p in _linear(model):
         if p.op == "==" and len(p.terms) > 2:
             a = dict(p.terms).get(j)
@@ -308,7 +329,7 @@ def objective_form(model, j: int) -> tuple[dict[int, int], int, Linear | None]:
     return {i: -a * c for i, c in best.terms if i != j}, shift - a * best.k, best
 
 
-def _distinct_groups(model) -> list[frozenset[int]]:
+def _distinct_groups(model: Model) -> list[frozenset[int]]:
     """The variable sets known to take distinct values: ``distinct``, ``all_distinct``, ``circuit``."""
     from .globals import AllDistinctProp, CircuitProp
 
@@ -321,16 +342,16 @@ def _distinct_groups(model) -> list[frozenset[int]]:
     return groups
 
 
-def _assignment(model, cost: dict[int, int]) -> AssignmentBound | None:
+def _assignment(model: Model, cost: dict[int, int]) -> AssignmentBound | None:
     """The assignment relaxation of the terms defined by ``element`` over one distinct group."""
     from .globals import ElementProp
 
-    defined = {}
+    defined: dict[int, ElementProp] = {}
     for e in model.props:
         p = e[1]
         if e[0] == "prop" and type(p) is ElementProp and p.v in cost and p.v not in defined:
             defined[p.v] = p
-    best: list = []
+    best: list[tuple[int, ElementProp]] = []
     for group in _distinct_groups(model):
         rows = [(v, p) for v, p in defined.items() if p.i in group]
         if len(rows) > len(best) and len({p.i for _, p in rows}) == len(rows):
@@ -342,7 +363,12 @@ def _assignment(model, cost: dict[int, int]) -> AssignmentBound | None:
     return AssignmentBound([(cost[v], p.i, p.xs) for v, p in best], rest)
 
 
-def relaxations(model, j: int, sense: str, D: list, off: list[int]) -> tuple[int, list] | None:
+Relaxation: TypeAlias = "KnapsackBound | AssignmentBound"
+
+
+def relaxations(
+    model: Model, j: int, sense: str, D: list[Dom], off: list[int]
+) -> tuple[int, list[Relaxation]] | None:
     """The relaxations that bound objective variable ``j`` better than ``D`` does: ``(const, them)``.
 
     The objective, minimised (negated if ``sense`` is ``"max"``), is ``const``
@@ -353,7 +379,7 @@ def relaxations(model, j: int, sense: str, D: list, off: list[int]) -> tuple[int
     cost, const = {i: sign * c for i, c in form.items()}, sign * k
     if len(cost) < 2:
         return const, []
-    found: list = []
+    found: list[Relaxation] = []
     for p in _linear(model):
         if p is not defining and p.op in ("<=", "==") and sum(i in cost for i in p.vars) >= 2:
             weight = dict(p.terms)  # sum(a x) + k <= 0

@@ -20,14 +20,26 @@ variable that propagation fixed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from kanren.constraints import ConstraintStore
 from unification import Var
 
-from ..logic.state import State, as_state, isvar, walk
-from .domain import Domain, as_domain
+from ..logic.state import State, Subst, as_state, isvar, walk
+from .domain import Dom, Domain, Wide, as_domain
 from .propagators import EqOffset, Propagator
+
+if TYPE_CHECKING:
+    from .post import Constraint
+    from .terms import Relation
+
+Entry = tuple[Any, ...]
+"""A model log entry: ``("var", v, offset, private)``, ``("alias", v, i)``, ``("rebase", i, offset)``,
+``("ne", x, y, c, source)``, ``("distinct", members, source)`` or ``("prop", propagator)``."""
+Row = tuple[Sequence[tuple[int, int]], int]
+"""A value elimination row ``(members, ci)`` (see :class:`Model`)."""
 
 
 def is_int(value: object) -> bool:
@@ -64,29 +76,29 @@ class Model:
     EXPAND = 32
 
     def __init__(self) -> None:
-        self.log: list = []
+        self.log: list[Entry] = []
         self.vars: list[Var] = []
         self.index: dict[Var, int] = {}
         self.off: list[int] = []
-        self.pairs: list[list] = []
-        self.rows: list[list] = []
+        self.pairs: list[list[tuple[int, int]]] = []
+        self.rows: list[list[Row]] = []
         self.watch: list[list[Propagator]] = []
         self.fixwatch: list[list[Propagator]] = []
         self.boundwatch: list[list[Propagator]] = []
         self.slowwatch: list[list[Propagator]] = []
-        self.props: list = []
+        self.props: list[Entry] = []
         self.private: set[int] = set()
-        self.groups: set[frozenset] = set()
+        self.groups: set[frozenset[tuple[int, int]]] = set()
 
     @classmethod
-    def replay(cls, log: list) -> Model:
+    def replay(cls, log: list[Entry]) -> Model:
         """A fresh model holding the effect of ``log``."""
         model = cls()
         for entry in log:
             model.apply(entry)
         return model
 
-    def apply(self, entry: tuple) -> None:
+    def apply(self, entry: Entry) -> None:
         """Record ``entry`` in the log and index it."""
         self.log.append(entry)
         kind = entry[0]
@@ -148,12 +160,18 @@ class FDStore(ConstraintStore):
     __slots__ = ("D", "model", "pending", "pre_len", "version")
     op_str = "fd"
 
-    def __init__(self, model: Model | None = None, version: int = 0, D=None, pending=None):
+    def __init__(
+        self,
+        model: Model | None = None,
+        version: int = 0,
+        D: list[Dom] | None = None,
+        pending: dict[Var, tuple[Constraint | Relation, ...]] | None = None,
+    ) -> None:
         self.lvar_constraints = {}
         self.model = Model() if model is None else model
         self.version = version
-        self.D: list[int] = [] if D is None else D
-        self.pending: dict = {} if pending is None else pending
+        self.D: list[Dom] = [] if D is None else D
+        self.pending: dict[Var, tuple[Constraint | Relation, ...]] = {} if pending is None else pending
         self.pre_len: int | None = None
 
     def copy(self) -> FDStore:
@@ -169,13 +187,13 @@ class FDStore(ConstraintStore):
             m = self.model = Model.replay(m.log[: self.version])
         return m
 
-    def record(self, entry: tuple) -> None:
+    def record(self, entry: Entry) -> None:
         """Append ``entry`` to this store's model."""
         m = self.current()
         m.apply(entry)
         self.version = len(m.log)
 
-    def register(self, v: Var, bits: int, o: int, private: bool = False) -> int:
+    def register(self, v: Var, bits: Dom, o: int, private: bool = False) -> int:
         """Make ``v`` an FD variable with domain bitset ``bits`` at offset ``o``.
 
         A ``private`` variable (a propagator's state, a constant's stand-in) is
@@ -189,17 +207,19 @@ class FDStore(ConstraintStore):
         """The index of FD variable ``v`` (``None`` if it has no domain here)."""
         return self.current().index.get(v)
 
-    def domain(self, v: Var) -> Domain | None:
+    def domain(self, v: Var) -> Domain | Wide | None:
         """The current domain of ``v``, or ``None`` if it has none."""
         i = self.index_of(v)
         return None if i is None else as_domain(self.D[i], self.model.off[i])
 
     # -- kanren's hooks --------------------------------------------------
-    def pre_unify_check(self, lvar_map, lvar=None, value=None):
+    def pre_unify_check(self, lvar_map: Subst, lvar: Any = None, value: Any = None) -> bool:
         self.pre_len = len(lvar_map)
         return True
 
-    def post_unify_check(self, lvar_map, lvar=None, value=None, old_state=None):
+    def post_unify_check(
+        self, lvar_map: Subst, lvar: Any = None, value: Any = None, old_state: State | None = None
+    ) -> bool:
         n0, self.pre_len = self.pre_len, None
         if n0 is None or len(lvar_map) <= n0:
             return True
@@ -216,7 +236,7 @@ class FDStore(ConstraintStore):
                 w = walk(v, lvar_map)
                 if isvar(w):
                     lvar_map[w] = val
-                    old_state.data[w] = val
+                    old_state.data[w] = val  # type: ignore[union-attr]  # kanren passes the state
                     keys.append(w)
                     extra = True
                 elif w != val:
@@ -227,11 +247,11 @@ class FDStore(ConstraintStore):
         # must see those bindings too.
         return all(
             store.post_unify_check(lvar_map, None, None, old_state)
-            for store in old_state.constraints.values()
+            for store in old_state.constraints.values()  # type: ignore[union-attr]  # as above
             if store is not self
         )
 
-    def take_disequality(self, S: State, ext: dict) -> bool | None:
+    def take_disequality(self, S: State, ext: Subst) -> bool | None:
         """Post the disequality ``ext`` (one binding) as FD ``!=`` if it is between FD terms.
 
         ``None`` if it is not this store's to keep (the term store keeps it).
@@ -254,14 +274,14 @@ class FDStore(ConstraintStore):
         return post_into(S, (Relation("!=", v, t),))
 
     # -- display and comparison ------------------------------------------
-    def __contains__(self, lvar) -> bool:
+    def __contains__(self, lvar: object) -> bool:
         return self.index_of(lvar) is not None
 
-    def constraints_str(self, lvar) -> str:
+    def constraints_str(self, lvar: Var) -> str:
         d = self.domain(lvar)
         return "" if d is None else f"in {d}"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (
             type(other) is FDStore
             and self.D == other.D
@@ -269,7 +289,7 @@ class FDStore(ConstraintStore):
             and self.pending == other.pending
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
 
     def __repr__(self) -> str:
         m = self.current()
@@ -277,7 +297,7 @@ class FDStore(ConstraintStore):
         return f"FDStore({doms})"
 
 
-def fd_state(S=None) -> State:
+def fd_state(S: object = None) -> State:
     """A new state like ``S`` (copied, or empty) that has an :class:`FDStore`."""
     S = State() if S is None else as_state(S).copy()
     if FDStore not in S.constraints:
@@ -293,9 +313,9 @@ def owned_store(S: State) -> FDStore:
     return store
 
 
-def store_of(S) -> FDStore | None:
+def store_of(S: object) -> FDStore | None:
     """The FD store of state ``S``, if it has one."""
-    constraints = getattr(S, "constraints", None)
+    constraints: dict[Any, Any] | None = getattr(S, "constraints", None)
     return None if constraints is None else constraints.get(FDStore)
 
 

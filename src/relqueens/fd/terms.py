@@ -28,14 +28,18 @@ with an expression (``x == y + 1``) work.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from unification import Var
 
 from ..logic.goals import Fresh
 from ..logic.search import STEP
-from ..logic.state import isvar
+from ..logic.state import State, isvar
 from .domain import as_int
+
+if TYPE_CHECKING:
+    from .post import Post
 
 OPS = ("==", "!=", "<", "<=", ">", ">=")
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -103,7 +107,7 @@ class Arith:
         return Relation(">=", self, other)
 
 
-class LVar(Arith, Var):
+class LVar(Arith, Var):  # type: ignore[misc]  # unification's Var is untyped (Any)
     """A kanren logic variable that also forms arithmetic expressions.
 
     It is a kanren variable in every respect: it unifies like any
@@ -121,12 +125,13 @@ class LVar(Arith, Var):
     """
 
     __slots__ = ("_hash",)
+    _hash: int
 
     def __new__(cls, token: Any = None, prefix: str = "") -> LVar:
         if token is None:
             token = f"{prefix}_{Var._id}"
             Var._id += 1
-        obj = Var._refs.get(token)
+        obj: LVar | None = Var._refs.get(token)
         if obj is None:
             obj = object.__new__(cls)
             obj.token = token
@@ -134,15 +139,15 @@ class LVar(Arith, Var):
             Var._refs[token] = obj
         return obj
 
-    def __eq__(self, other: object) -> bool:  # type: ignore[override]
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Var):
-            return self.token == other.token
+            return self.token == other.token  # type: ignore[no-any-return]  # Var's token: untyped
         return NotImplemented
 
     def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[LVar], tuple[object]]:
         return type(self), (self.token,)  # the hash is made anew where it is unpickled
 
 
@@ -179,7 +184,7 @@ class Aux:
 
     __slots__ = ("args", "kind")
 
-    def __init__(self, kind: str, args: tuple) -> None:
+    def __init__(self, kind: str, args: tuple[Any, ...]) -> None:
         self.kind, self.args = kind, args
 
     def __repr__(self) -> str:
@@ -206,7 +211,7 @@ def _fold(kind: str, values: list[int]) -> int:
     b = values[1]
     if kind in ("mod", "div") and b == 0:
         raise ZeroDivisionError(f"an FD expression divides by the constant 0 ({'%' if kind == 'mod' else '//'})")
-    return {
+    return {  # type: ignore[no-any-return, operator]  # each one: (int, int) -> int
         "min": min,
         "max": max,
         "mod": lambda p, q: p % q,
@@ -226,8 +231,8 @@ def aux(kind: str, *args: object) -> Lin:
         return Lin({Aux(kind, args): 1})
     if kind == "pow":
         base, exponent = lin(args[0]), args[1]
-        operands: tuple = (base, exponent)
-        constants = [base.const, exponent] if not base.terms else None
+        operands: tuple[Any, ...] = (base, exponent)
+        constants: list[Any] | None = [base.const, exponent] if not base.terms else None
     else:
         operands = tuple(lin(a) for a in args)
         constants = [o.const for o in operands] if not any(o.terms for o in operands) else None
@@ -251,7 +256,7 @@ class Lin(Arith):
         "fd.eq(a, b) or a relation such as x == y + 1"
     )
 
-    def __init__(self, terms: dict, const: int = 0) -> None:
+    def __init__(self, terms: dict[Var | Aux, int], const: int = 0) -> None:
         # a non-linear part stays even at coefficient 0: ``0 * (x % y)`` still needs y != 0
         self.terms = {v: c for v, c in terms.items() if c or type(v) is Aux}
         self.const = const
@@ -315,13 +320,13 @@ class Lin(Arith):
         text = ("-" if first_sign == "-" else "") + first
         return text + "".join(f" {s} {p}" for s, p in parts[1:])
 
-    def __eq__(self, other: object) -> Relation:  # type: ignore[override]
+    def __eq__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
         return Relation("==", self, other)
 
-    def __ne__(self, other: object) -> Relation:  # type: ignore[override]
+    def __ne__(self, other: object) -> Relation:  # type: ignore[override]  # != builds a relation (a constraint)
         return Relation("!=", self, other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # == builds a relation, so unhashable
 
     def __bool__(self) -> bool:
         raise TypeError(f"the expression {self} has no truth value")
@@ -370,7 +375,7 @@ class Relation(Arith):
     __slots__ = ("lhs", "op", "rhs")
     search_kind = STEP
     term_error = "{} is a constraint (a goal), not a term"
-    post_batch = None
+    post_batch: Callable[[tuple[Relation, ...]], Post] = None  # type: ignore[assignment]  # set by fd.post
     """Posts a tuple of constraints as one goal; installed by :mod:`relqueens.fd.post`."""
 
     def __init__(self, op: str, lhs: object, rhs: object) -> None:
@@ -385,10 +390,10 @@ class Relation(Arith):
     def __repr__(self) -> str:
         return f"{self.lhs} {self.op} {self.rhs}"
 
-    def __eq__(self, other: object) -> Relation:  # type: ignore[override]
+    def __eq__(self, other: object) -> Relation:  # type: ignore[override]  # == builds a relation (a constraint)
         return Relation("==", self, other)
 
-    def __ne__(self, other: object) -> Relation:  # type: ignore[override]
+    def __ne__(self, other: object) -> Relation:  # type: ignore[override]  # != builds a relation (a constraint)
         return Relation("!=", self, other)
 
     __hash__ = object.__hash__
@@ -417,11 +422,11 @@ class Relation(Arith):
         """``neq(self, other)``: the FD constraint ``self != other`` (as 0/1 terms)."""
         return Relation("!=", self, other)
 
-    def step(self, S) -> bool:
+    def step(self, S: State) -> bool:
         """Post this relation on state ``S`` (the search's protocol)."""
         return self.post_batch((self,)).step(S)
 
-    def __call__(self, state):
+    def __call__(self, state: Any) -> Iterator[State]:
         return self.post_batch((self,))(state)
 
 

@@ -24,11 +24,21 @@ Each choice also records which constraint removed which values
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .domain import Domain
+from .domain import Dom, Domain, Wide
+
+if TYPE_CHECKING:
+    from .propagators import Propagator
+    from .store import Model
+
+Narrowed: TypeAlias = "dict[Any, tuple[Domain | Wide | None, Domain | Wide]]"
+"""``{var: (before, after)}``: the domains a choice's propagation narrowed (the root: ``(None, domain)``)."""
+Removal: TypeAlias = "tuple[int | None, int, object]"
+"""A watched propagator's log entry: ``(variable index, bits removed, cause)`` (``None``: it failed)."""
 
 BRANCH, FAILED, SOLUTION = "branch", "failed", "solution"
 
@@ -55,11 +65,11 @@ class Node:
     id: int
     parent: int | None
     var: Any
-    value: int | None
-    narrowed: dict = field(default_factory=dict)
+    value: int | Domain | Wide | None
+    narrowed: Narrowed = field(default_factory=dict)
     status: str = BRANCH
     children: list[int] = field(default_factory=list)
-    pruned: dict = field(default_factory=dict)
+    pruned: dict[Any, dict[int, object]] = field(default_factory=dict)
     emptied: Any = None
     conflict: Any = None
 
@@ -69,19 +79,19 @@ class _Watched:
 
     __slots__ = ("log", "p")
 
-    def __init__(self, p: Any, log: list) -> None:
+    def __init__(self, p: Propagator, log: list[Removal]) -> None:
         self.p, self.log = p, log
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.p, name)
 
-    def propagate(self, D: list, off: list[int], queue: set[int], i: int) -> bool:
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         before = D[:]
         ok = self.p.propagate(D, off, queue, i)
         source = getattr(self.p, "source", None)
         cause = self.p if source is None else source
         self.log.extend(
-            (j, b & ~D[j], cause) for j, b in enumerate(before) if type(b) is int and b != D[j]
+            (j, b & ~D[j], cause) for j, b in enumerate(before) if type(b) is int and b != D[j]  # type: ignore[operator]  # a bitset stays one
         )
         if not ok:
             self.log.append((None, 0, cause))
@@ -97,20 +107,20 @@ class _WatchedModel:
     ``i`` is fixed to ``a``.
     """
 
-    def __init__(self, model: Any, log: list) -> None:
+    def __init__(self, model: Model, log: list[Removal]) -> None:
         self.model = model
         wrapped: dict[int, _Watched] = {}
 
-        def watched(lists: list[list]) -> list[list]:
+        def watched(lists: list[list[Propagator]]) -> list[list[_Watched]]:
             return [[wrapped.setdefault(id(p), _Watched(p, log)) for p in ps] for ps in lists]
 
         self.watch, self.fixwatch = watched(model.watch), watched(model.fixwatch)
         self.boundwatch, self.slowwatch = watched(model.boundwatch), watched(model.slowwatch)
-        self.elim: list[list] = [[] for _ in model.vars]
+        self.elim: list[list[tuple[Sequence[tuple[int, int]], int, object]]] = [[] for _ in model.vars]
         for entry in model.props:
             if entry[0] == "ne":  # x != y + c: the terms x + 0 and y + c differ
                 _, x, y, c, source = entry
-                members: tuple = ((x, 0), (y, c))
+                members: tuple[tuple[int, int], ...] = ((x, 0), (y, c))
             elif entry[0] == "distinct":
                 _, members, source = entry
             else:
@@ -121,7 +131,7 @@ class _WatchedModel:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.model, name)
 
-    def eliminated_by(self, D: list, j: int, value: int) -> tuple[bool, Any]:
+    def eliminated_by(self, D: list[Dom], j: int, value: int) -> tuple[bool, object]:
         """``(True, constraint)`` if a member fixed in ``D`` rules ``value`` out of ``j`` by value elimination."""
         off = self.model.off
         for members, cj, source in self.elim[j]:
@@ -151,24 +161,31 @@ class SearchTrace:
 
     def __init__(self) -> None:
         self.nodes: list[Node] = []
-        self._log: list = []
-        self._views: dict[int, tuple[Any, _WatchedModel]] = {}
+        self._log: list[Removal] = []
+        self._views: dict[int, tuple[Model, _WatchedModel]] = {}
 
-    def root(self, variables: list, D: list[int], off: list[int]) -> int:
+    def root(self, variables: list[Any], D: list[Dom], off: list[int]) -> int:
         """Record a search starting from domains ``D``; return the root's id."""
         node = Node(len(self.nodes), None, None, None)
-        node.narrowed = {v: (None, Domain(d, o)) for v, d, o in zip(variables, D, off)}
+        node.narrowed = {v: (None, Domain(d, o)) for v, d, o in zip(variables, D, off)}  # type: ignore[arg-type]  # bitsets only: a Wide one raises (a bug)
         self.nodes.append(node)
         return node.id
 
-    def choice(self, parent: int, var: Any, value: int, narrowed: dict, status: str) -> int:
+    def choice(
+        self,
+        parent: int,
+        var: Any,
+        value: int | Domain | Wide,
+        narrowed: Narrowed,
+        status: str,
+    ) -> int:
         """Record the choice ``var = value`` under node ``parent``; return its id."""
         node = Node(len(self.nodes), parent, var, value, narrowed, status)
         self.nodes.append(node)
         self.nodes[parent].children.append(node.id)
         return node.id
 
-    def watching(self, model: Any) -> _WatchedModel:
+    def watching(self, model: Model) -> _WatchedModel:
         """``model`` for ``fixpoint`` to run on while this trace listens: its propagators log their removals.
 
         The search passes this instead of the model for the fixpoint after
@@ -179,7 +196,7 @@ class SearchTrace:
             seen = self._views[id(model)] = (model, _WatchedModel(model, self._log))
         return seen[1]
 
-    def explain(self, node_id: int, model: Any, before: list, after: list) -> None:
+    def explain(self, node_id: int, model: Model, before: list[Dom], after: list[Dom]) -> None:
         """Fill in ``pruned``, ``emptied`` and ``conflict`` of a node: propagation took ``before`` to ``after``.
 
         What a watched propagator removed is its own; every other removal was
@@ -201,7 +218,7 @@ class SearchTrace:
         self._log.clear()
         for j, (b, a) in enumerate(zip(before, after)):
             if j != chosen and j not in private and type(b) is int and b != a:
-                for value in Domain(b & ~a & ~gone[j], off[j]):
+                for value in Domain(b & ~a & ~gone[j], off[j]):  # type: ignore[operator]  # a bitset stays one
                     node.pruned.setdefault(vars_[j], {})[value] = view.eliminated_by(
                         after, j, value
                     )[1]
@@ -209,7 +226,7 @@ class SearchTrace:
             self._find_emptied(node, view, after, chosen)
 
     @staticmethod
-    def _find_emptied(node: Node, view: _WatchedModel, D: list, chosen: int | None) -> None:
+    def _find_emptied(node: Node, view: _WatchedModel, D: list[Dom], chosen: int | None) -> None:
         """Name the variable value elimination emptied: every value it has left is ruled out by a fixed member.
 
         The chosen variable is named last: when its value and another's clash,

@@ -19,17 +19,21 @@ layer), which propagates it and respects it while labeling.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import islice
-from typing import Any
+from typing import Any, TypeAlias
 
 from kanren.constraints import ConstraintStore
 
-from .goals import Goal
-from .search import STEP
-from .state import State, extension, isvar, walk
+from .goals import GoalLike
+from .search import STEP, Goal
+from .state import State, Subst, extension, isvar, walk
+
+Pairs: TypeAlias = "tuple[tuple[Any, Any], ...]"
+"""A disequality: ``((var, term), ...)``, the bindings that must not all hold."""
 
 
-def _variables(term: Any, s: dict, found: list) -> None:
+def _variables(term: Any, s: Subst, found: list[Any]) -> None:
     stack = [term]
     while stack:
         t = walk(stack.pop(), s)
@@ -45,7 +49,7 @@ class DisequalityStore(ConstraintStore):
     __slots__ = ("seen", "watch")
     op_str = "=/="
 
-    def __init__(self, watch: dict | None = None, seen: int = 0) -> None:
+    def __init__(self, watch: dict[Any, tuple[Pairs, ...]] | None = None, seen: int = 0) -> None:
         self.lvar_constraints = {}
         self.watch = {} if watch is None else watch
         self.seen = seen
@@ -53,7 +57,7 @@ class DisequalityStore(ConstraintStore):
     def copy(self) -> DisequalityStore:
         return DisequalityStore(dict(self.watch), self.seen)
 
-    def add(self, pairs: tuple, s: dict) -> bool:  # type: ignore[override]
+    def add(self, pairs: Pairs, s: Subst) -> bool:  # type: ignore[override]  # kanren's add(lvar, constraint) does not fit
         """Post ``pairs`` (``((var, term), ...)``) as one disequality; ``False`` if it fails now."""
         if not pairs:
             return False
@@ -64,7 +68,7 @@ class DisequalityStore(ConstraintStore):
         if not ext:
             return False
         c = tuple(ext.items())
-        found: list = []
+        found: list[Any] = []
         for v, t in c:
             found.append(v)
             _variables(t, s, found)
@@ -72,34 +76,36 @@ class DisequalityStore(ConstraintStore):
             self.watch[v] = self.watch.get(v, ()) + (c,)
         return True
 
-    def pre_unify_check(self, lvar_map, lvar=None, value=None) -> bool:
+    def pre_unify_check(self, lvar_map: Subst, lvar: Any = None, value: Any = None) -> bool:
         return True
 
-    def post_unify_check(self, lvar_map, lvar=None, value=None, old_state=None) -> bool:
+    def post_unify_check(
+        self, lvar_map: Subst, lvar: Any = None, value: Any = None, old_state: State | None = None
+    ) -> bool:
         n = len(lvar_map)
         if n <= self.seen or not self.watch:
             self.seen = n
             return True
         new = list(islice(reversed(lvar_map), n - self.seen))
         self.seen = n
-        woken: dict = {}
+        woken: dict[int, Pairs] = {}
         for v in new:
             for c in self.watch.pop(v, ()):
                 woken[id(c)] = c
         return all(self.add(c, lvar_map) for c in woken.values())
 
-    def pending(self, s: dict) -> list[tuple]:
+    def pending(self, s: Subst) -> list[Pairs]:
         """The disequalities still open under ``s``, each as ``((var, term), ...)``."""
-        seen: dict = {}
+        seen: dict[int, Pairs] = {}
         for cs in self.watch.values():
             for c in cs:
                 seen[id(c)] = c
-        return [c for c in seen.values() if extension(*zip(*c), s) not in (False, {})]
+        return [c for c in seen.values() if extension(*zip(*c), s) not in (False, {})]  # type: ignore[call-arg, arg-type]  # zip(*c): the two sides
 
     def __eq__(self, other: object) -> bool:
         return type(other) is DisequalityStore and self.watch == other.watch
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
 
     def __repr__(self) -> str:
         return f"DisequalityStore({self.watch})"
@@ -120,13 +126,13 @@ class Neq(Goal):
             return True
         if not ext:
             return False
-        for store in S.constraints.values():
-            take = getattr(store, "take_disequality", None)
+        for other in S.constraints.values():
+            take: Callable[[State, Subst], bool | None] | None = getattr(other, "take_disequality", None)
             if take is not None:
                 taken = take(S, ext)
                 if taken is not None:
                     return taken
-        store = S.constraints.get(DisequalityStore)
+        store: DisequalityStore | None = S.constraints.get(DisequalityStore)
         if store is None:
             store = S.constraints[DisequalityStore] = DisequalityStore(seen=len(S.data))
         return store.add(tuple(ext.items()), S.data)
@@ -135,7 +141,7 @@ class Neq(Goal):
         return f"neq({self.u!r}, {self.v!r})"
 
 
-def neq(u: Any, v: Any) -> Goal:
+def neq(u: Any, v: Any) -> GoalLike:
     """``u`` and ``v`` are different terms, now and after any later binding.
 
     An FD expression on either side makes it the FD constraint ``u != v``.
@@ -146,7 +152,7 @@ def neq(u: Any, v: Any) -> Goal:
     ((), (2,))
     """
     for a, b in ((u, v), (v, u)):
-        make = getattr(a, "disequality", None)
+        make: Callable[[Any], GoalLike] | None = getattr(a, "disequality", None)
         if make is not None:
             return make(b)
     return Neq(u, v)

@@ -14,14 +14,14 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from unification import Var
 
 from .search import CALL, CONJ, DISJ, DYNAMIC, FRESH, LAZY, STEP, Goal
 from .state import State, unify_state
 
-GoalLike = Callable[[Any], Iterable]
+GoalLike = Callable[[Any], Iterable[Any]]
 
 
 class Eq(Goal):
@@ -68,7 +68,7 @@ class Conj(Goal):
     __slots__ = ("goals",)
     search_kind = CONJ
 
-    def __init__(self, goals: tuple) -> None:
+    def __init__(self, goals: tuple[GoalLike, ...]) -> None:
         self.goals = goals
 
 
@@ -78,7 +78,7 @@ class Disj(Goal):
     __slots__ = ("goals",)
     search_kind = DISJ
 
-    def __init__(self, goals: tuple) -> None:
+    def __init__(self, goals: tuple[GoalLike, ...]) -> None:
         self.goals = goals
 
 
@@ -88,10 +88,10 @@ class LazyDisj(Goal):
     __slots__ = ("source",)
     search_kind = LAZY
 
-    def __init__(self, source: Iterable) -> None:
+    def __init__(self, source: Iterable[GoalLike]) -> None:
         self.source = source
 
-    def alternatives(self) -> Iterator:
+    def alternatives(self) -> Iterator[GoalLike]:
         return iter(self.source)
 
 
@@ -101,7 +101,7 @@ class Call(Goal):
     __slots__ = ("args", "fn", "kwargs")
     search_kind = CALL
 
-    def __init__(self, fn: Callable, args: tuple, kwargs: dict) -> None:
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         self.fn, self.args, self.kwargs = fn, args, kwargs
 
     def expand(self) -> GoalLike:
@@ -119,7 +119,7 @@ class Fresh(Call):
     make_var: Callable[[], Var] = Var
     """The class of fresh variables; the FD layer installs its own, which does arithmetic."""
 
-    def __init__(self, fn: Callable) -> None:
+    def __init__(self, fn: Callable[..., Any]) -> None:
         super().__init__(fn, (), {})
         self.arity = _arity(fn)
 
@@ -134,11 +134,11 @@ class Dynamic(Call):
     __slots__ = ()
     search_kind = DYNAMIC
 
-    def expand(self, S: State) -> GoalLike:  # type: ignore[override]
+    def expand(self, S: State) -> GoalLike:  # type: ignore[override]  # DYNAMIC: the search passes the state
         return as_goal(self.fn(S, *self.args), self.fn)
 
 
-def _arity(fn: Callable) -> int:
+def _arity(fn: Callable[..., Any]) -> int:
     if not callable(fn):
         raise TypeError(f"fresh takes a function of the new variables, got {fn!r}")
     try:
@@ -149,7 +149,7 @@ def _arity(fn: Callable) -> int:
     return sum(1 for p in params if p.kind in kinds and p.default is p.empty)
 
 
-def as_goal(value: Any, source: Any = None) -> GoalLike:
+def as_goal(value: GoalLike | list[Any] | tuple[Any, ...], source: object = None) -> GoalLike:
     """``value`` as a goal: a goal stays itself; a list or tuple of goals is their conjunction."""
     if isinstance(value, (list, tuple)):
         return lall(*value)
@@ -159,7 +159,7 @@ def as_goal(value: Any, source: Any = None) -> GoalLike:
     return value
 
 
-def goals_of(goals: tuple, batch_posts: bool) -> list:
+def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
     """Validate goals (one iterable of goals may stand for them); for a conjunction, batch FD constraints.
 
     With ``batch_posts``, consecutive goals that share a ``post_batch``
@@ -168,8 +168,8 @@ def goals_of(goals: tuple, batch_posts: bool) -> list:
     """
     if len(goals) == 1 and not callable(goals[0]) and isinstance(goals[0], Iterable):
         goals = tuple(goals[0])
-    out: list = []
-    batch: list = []
+    out: list[GoalLike] = []
+    batch: list[Any] = []
     for k, g in enumerate(goals):
         if isinstance(g, bool):
             raise TypeError(
@@ -192,8 +192,8 @@ def goals_of(goals: tuple, batch_posts: bool) -> list:
     return out
 
 
-def _flush(batch: list) -> GoalLike:
-    return batch[0] if len(batch) == 1 else batch[0].post_batch(tuple(batch))
+def _flush(batch: list[Any]) -> GoalLike:
+    return cast(GoalLike, batch[0] if len(batch) == 1 else batch[0].post_batch(tuple(batch)))
 
 
 def lall(*goals: GoalLike | Iterable[GoalLike]) -> GoalLike:
@@ -250,7 +250,7 @@ def conde(*clauses: Iterable[GoalLike] | GoalLike) -> GoalLike:
 
 def _clause(clause: Any) -> GoalLike:
     if callable(clause):
-        return clause
+        return cast(GoalLike, clause)
     if isinstance(clause, Iterable) and not isinstance(clause, (str, bytes)):
         return lall(*clause)
     raise TypeError(f"a conde clause is a list of goals, got {clause!r}")

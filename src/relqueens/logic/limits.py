@@ -22,12 +22,15 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 
 class SearchLimit(Exception):
     """A query ran out of time or nodes; ``answers`` holds what it found before, ``reason`` says which."""
 
-    def __init__(self, reason: str, answers: tuple) -> None:
+    def __init__(self, reason: str, answers: tuple[Any, ...]) -> None:
         super().__init__(f"the search stopped: {reason}, after {len(answers)} answer(s)")
         self.reason, self.answers = reason, answers
 
@@ -70,9 +73,9 @@ def current_budget() -> Budget | None:
     return _BUDGET.get()
 
 
-def limited(answers: Iterator, budget: Budget) -> Iterator:
+def limited(answers: Iterator[_T], budget: Budget) -> Iterator[_T]:
     """``answers``, searched within ``budget``: :class:`SearchLimit` (with the answers so far) when it runs out."""
-    found: list = []
+    found: list[_T] = []
     while True:
         token = _BUDGET.set(budget)
         try:

@@ -24,9 +24,9 @@ from cons.core import ConsPair
 from unification import var
 
 from .disequality import neq
-from .goals import Dynamic, Goal, conde, eq, fail, lall, lany, relation, succeed
+from .goals import Dynamic, GoalLike, conde, eq, fail, lall, lany, relation, succeed
 from .reify import reify
-from .search import STEP
+from .search import STEP, Goal
 from .state import State, has_var, sequence_type, unify_state, walk
 
 
@@ -59,7 +59,7 @@ class Nullo(Goal):
     __slots__ = ("args", "default", "refs")
     search_kind = STEP
 
-    def __init__(self, args: tuple, refs: tuple, default: type) -> None:
+    def __init__(self, args: tuple[Any, ...], refs: tuple[Any, ...], default: type) -> None:
         self.args, self.refs, self.default = args, refs, default
 
     def step(self, S: State) -> bool:
@@ -67,17 +67,17 @@ class Nullo(Goal):
         types = {_null_type(walk(t, s)) for t in self.args + self.refs} - {None}
         if len(types) > 1:
             return False
-        null = types.pop() if types else self.default
+        null: type = types.pop() if types else self.default  # type: ignore[assignment]  # None was taken out
         return all(unify_state(a, null(), S) for a in self.args)
 
 
-def nullo(*args: Any, refs: tuple | None = None, default_ConsNull: type = list) -> Goal:  # noqa: N803
+def nullo(*args: Any, refs: tuple[Any, ...] | None = None, default_ConsNull: type = list) -> Goal:  # noqa: N803
     """The terms are empty sequences of one type (``list`` unless a term or ``refs`` says otherwise)."""
     return Nullo(args, tuple(refs or ()), default_ConsNull)
 
 
 @relation
-def itero(lst: Any, nullo_refs: tuple | None = None, default_ConsNull: type = list) -> Goal:  # noqa: N803
+def itero(lst: Any, nullo_refs: tuple[Any, ...] | None = None, default_ConsNull: type = list) -> GoalLike:  # noqa: N803
     """``lst`` is a proper sequence (kanren's ``itero``, The Reasoned Schemer's ``listo``)."""
     c, d = var(), var()
     return conde(
@@ -87,7 +87,7 @@ def itero(lst: Any, nullo_refs: tuple | None = None, default_ConsNull: type = li
 
 
 @relation
-def membero(x: Any, coll: Any) -> Goal:
+def membero(x: Any, coll: Any) -> GoalLike:
     """``x`` is an item of ``coll``.
 
     >>> from relqueens import run, var
@@ -100,7 +100,7 @@ def membero(x: Any, coll: Any) -> Goal:
 
 
 @relation
-def appendo(lst: Any, s: Any, out: Any, default_ConsNull: type = list) -> Goal:  # noqa: N803
+def appendo(lst: Any, s: Any, out: Any, default_ConsNull: type = list) -> GoalLike:  # noqa: N803
     """``out`` is ``lst`` followed by ``s`` (kanren's three clauses, after Byrd's thesis)."""
     a, d, res = var(), var(), var()
     return conde(
@@ -119,7 +119,7 @@ def appendo(lst: Any, s: Any, out: Any, default_ConsNull: type = list) -> Goal: 
 
 
 @relation
-def rembero(x: Any, lst: Any, o: Any, default_ConsNull: type = list) -> Goal:  # noqa: N803
+def rembero(x: Any, lst: Any, o: Any, default_ConsNull: type = list) -> GoalLike:  # noqa: N803
     """``o`` is ``lst`` without the first occurrence of ``x``.
 
     >>> from relqueens import run, var
@@ -157,7 +157,7 @@ def permuteo(
     return Dynamic(_permuteo, (a, b, inner_eq, default_ConsNull, no_ident), {})
 
 
-def _each_permutation(seq: Sequence, kind: type, target: Any, inner_eq: Any, skip: bool) -> Goal:
+def _each_permutation(seq: Sequence[Any], kind: type, target: Any, inner_eq: Any, skip: bool) -> GoalLike:
     """Any ordering of ``seq`` (made a ``kind``) equals ``target`` (the first ordering skipped if ``skip``)."""
     perms = permutations(seq)
     if skip:
@@ -165,7 +165,7 @@ def _each_permutation(seq: Sequence, kind: type, target: Any, inner_eq: Any, ski
     return lany(inner_eq(target, kind(p)) for p in perms)
 
 
-def _permuteo(S: State, a: Any, b: Any, inner_eq: Any, null: type, no_ident: bool) -> Goal:
+def _permuteo(S: State, a: Any, b: Any, inner_eq: Any, null: type, no_ident: bool) -> GoalLike:
     a_rf, b_rf = reify((a, b), S.data)
     a_len, b_len = length_hint(a_rf, -1), length_hint(b_rf, -1)
     if a_len > 0 and b_len > 0 and a_len != b_len:
@@ -184,7 +184,7 @@ def _permuteo(S: State, a: Any, b: Any, inner_eq: Any, null: type, no_ident: boo
                 if not only_a and not only_b:
                     return succeed
                 if len(only_a) < len(count_a):  # compare only what differs (kanren's shortcut)
-                    a_rf, b_rf, skip = tuple(only_a.elements()), kind(only_b.elements()), False
+                    a_rf, b_rf, skip = tuple(only_a.elements()), kind(only_b.elements()), False  # type: ignore[call-arg]  # kind: a concrete sequence type
             if inner_eq is eq and not has_var(a_rf) and not has_var(b_rf):
                 perms = permutations(a_rf)
                 if skip:
@@ -199,6 +199,6 @@ def _permuteo(S: State, a: Any, b: Any, inner_eq: Any, null: type, no_ident: boo
     )
 
 
-def _all_permutations(S: State, a: Any, b: Any, inner_eq: Any, no_ident: bool) -> Goal:
+def _all_permutations(S: State, a: Any, b: Any, inner_eq: Any, no_ident: bool) -> GoalLike:
     a_new = reify(a, S.data)
     return _each_permutation(a_new, type(a_new), b, inner_eq, no_ident)

@@ -21,7 +21,7 @@ from unification.variable import LVarType
 from .state import Tail, isvar, walk
 
 
-def reify(term: Any, s: Mapping) -> Any:
+def reify(term: Any, s: Mapping[Any, Any]) -> Any:
     """``term`` with every bound variable replaced by its value in substitution ``s``.
 
     Lists, tuples, ``cons`` pairs and variables are handled here without
@@ -43,7 +43,7 @@ def reify(term: Any, s: Mapping) -> Any:
     return kanren_reify(term, s)
 
 
-def _reify_item(x: Any, s: Mapping) -> Any:
+def _reify_item(x: Any, s: Mapping[Any, Any]) -> Any:
     """:func:`reify` of one item of a list, with a variable's walk inline (the common case)."""
     if type(type(x)) is LVarType:
         w = x
@@ -58,7 +58,7 @@ def _reify_item(x: Any, s: Mapping) -> Any:
     return x if type(x) is int else reify(x, s)
 
 
-def _reify_cons(pair: ConsPair, s: Mapping) -> Any:
+def _reify_cons(pair: ConsPair, s: Mapping[Any, Any]) -> Any:
     """A chain of cons pairs, reified iteratively: a proper list comes back as a list."""
     cars = []
     rest: Any = pair
@@ -69,7 +69,7 @@ def _reify_cons(pair: ConsPair, s: Mapping) -> Any:
             break
     tail = reify(rest, s)
     if type(tail) is list or type(tail) is tuple:
-        return type(tail)(cars) + tail
+        return type(tail)(cars) + tail  # type: ignore[operator]  # one sequence type on both sides
     for car in reversed(cars):
         tail = cons(car, tail)
     return tail
@@ -83,7 +83,7 @@ def canonical(term: Any) -> Any:
     >>> canonical((x, [y, x], 3))
     ('_0', ['_1', '_0'], 3)
     """
-    names: dict = {}
+    names: dict[Any, str] = {}
 
     def name(t: Any) -> Any:
         if isvar(t):

@@ -17,14 +17,18 @@ list of ``n`` items costs ``O(n)``, not ``O(n**2)`` copies.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from itertools import islice
+from typing import Any, Literal, TypeAlias, final
 
 from cons.core import ConsPair, _car, _cdr
 from kanren.constraints import ConstrainedState
 from unification import unify as kanren_unify
 from unification.core import _reify, _unify
 from unification.variable import LVarType
+
+Subst: TypeAlias = "dict[Any, Any]"
+"""A substitution: logic variables to terms (any Python values, inspected at run time)."""
 
 
 def isvar(term: object) -> bool:
@@ -37,7 +41,7 @@ def isvar(term: object) -> bool:
     return type(type(term)) is LVarType
 
 
-def walk(term: object, s: Mapping) -> object:
+def walk(term: Any, s: Mapping[Any, Any]) -> Any:
     """Follow variable bindings in substitution ``s`` until a value or a free variable.
 
     >>> from unification import var
@@ -64,12 +68,12 @@ class State(ConstrainedState):
     (True, {})
     """
 
-    def __init__(self, data: dict | None = None, constraints: dict | None = None) -> None:
+    def __init__(self, data: Subst | None = None, constraints: dict[Any, Any] | None = None) -> None:
         self.data = {} if data is None else data
         self.constraints = {} if constraints is None else constraints
         self.refs = 1
 
-    def copy(self, data: dict | None = None) -> State:
+    def copy(self, data: Subst | None = None) -> State:
         new = State.__new__(State)
         new.data = self.data.copy() if data is None else data
         stores = self.constraints
@@ -89,6 +93,7 @@ def as_state(S: object) -> State:
     raise TypeError(f"a goal was given {S!r}, which is not a state (a substitution)")
 
 
+@final
 class Tail:
     """The items of a list or tuple from position ``start`` on: ``seq[start:]`` without the copy.
 
@@ -100,11 +105,11 @@ class Tail:
 
     __slots__ = ("ground", "seq", "start")
 
-    def __init__(self, seq: list | tuple, start: int, ground: bool | None = None) -> None:
+    def __init__(self, seq: list[Any] | tuple[Any, ...], start: int, ground: bool | None = None) -> None:
         self.seq, self.start = seq, start
         self.ground = ground
 
-    def materialize(self) -> list | tuple:
+    def materialize(self) -> list[Any] | tuple[Any, ...]:
         """The slice this tail stands for."""
         return self.seq[self.start :]
 
@@ -117,7 +122,7 @@ class Tail:
     def __len__(self) -> int:
         return len(self.seq) - self.start
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[Any]:
         return islice(self.seq, self.start, None)
 
     def __eq__(self, other: object) -> bool:
@@ -136,7 +141,7 @@ _GROUND: dict[int, object] = {}
 _GROUND_LIMIT = 1 << 17
 
 
-def _remember_ground(terms: list) -> None:
+def _remember_ground(terms: list[Any]) -> None:
     """Note that the lists and tuples ``terms`` hold no variable (a bounded memo that keeps them alive).
 
     Walking down a term relationally checks the same ground sub-terms again
@@ -148,12 +153,12 @@ def _remember_ground(terms: list) -> None:
         _GROUND[id(t)] = t
 
 
-def ground_sequence(seq: list | tuple) -> bool:
+def ground_sequence(seq: list[Any] | tuple[Any, ...]) -> bool:
     """True when the list or tuple ``seq`` holds no logic variable (remembered)."""
     return _GROUND.get(id(seq)) is seq or not has_var(seq)
 
 
-def split(seq: list | tuple | Tail) -> tuple[object, object] | None:
+def split(seq: list[Any] | tuple[Any, ...] | Tail) -> tuple[Any, Any] | None:
     """``(first, rest)`` of a non-empty list, tuple or :class:`Tail` (rest as a Tail), else ``None``."""
     if type(seq) is Tail:
         base, start, ground = seq.seq, seq.start, seq.ground
@@ -170,13 +175,13 @@ def has_var(term: object) -> bool:
     return _find(term, None, None)
 
 
-def _find(term: object, v: object, s: Mapping | None) -> bool:
+def _find(term: object, v: object, s: Mapping[Any, Any] | None) -> bool:
     """Whether ``term`` holds variable ``v`` under ``s`` (any variable, when ``s`` is ``None``).
 
     Lists and tuples found to hold no variable at all are remembered as ground.
     """
-    stack = [term]
-    compounds: list = []
+    stack: list[Any] = [term]
+    compounds: list[Any] = []
     seen_var = False
     while stack:
         t = stack.pop()
@@ -210,7 +215,7 @@ def _find(term: object, v: object, s: Mapping | None) -> bool:
     return False
 
 
-def sequence_type(t: object) -> type | None:
+def sequence_type(t: Any) -> type | None:
     """The sequence type ``t`` unifies as (list or tuple, a Tail as its base), else ``None``."""
     tt = type(t)
     if tt is list or tt is tuple:
@@ -220,7 +225,7 @@ def sequence_type(t: object) -> type | None:
     return None
 
 
-def unify_into(u: object, v: object, s: dict) -> bool:
+def unify_into(u: Any, v: Any, s: Subst) -> bool:
     """Extend substitution ``s`` in place so that ``u`` and ``v`` are equal; ``False`` if they cannot be.
 
     On failure ``s`` may hold some of the new bindings: the caller owns it and
@@ -279,7 +284,9 @@ def unify_into(u: object, v: object, s: dict) -> bool:
 _ATOMS = frozenset((int, str, float, bool, complex, bytes, type(None)))
 
 
-def _unify_cons(u, v, tu, tv, push) -> bool:
+def _unify_cons(
+    u: Any, v: Any, tu: type | None, tv: type | None, push: Callable[[tuple[Any, Any]], None]
+) -> bool:
     """Unify a cons pair with a cons pair, a list, a tuple or a Tail (pushing the parts)."""
     halves = []
     for t, tt in ((u, tu), (v, tv)):
@@ -298,7 +305,7 @@ def _unify_cons(u, v, tu, tv, push) -> bool:
     return True
 
 
-def _unify_other(u: object, v: object, s: dict) -> bool:
+def _unify_other(u: object, v: object, s: Subst) -> bool:
     """Unify terms of other types (dicts, sets, kanren's extensions) with kanren's rules."""
     n0 = len(s)
     found = kanren_unify(u, v, s)
@@ -328,7 +335,7 @@ def unify_state(u: object, v: object, S: State) -> bool:
     return all(c.post_unify_check(data, u, v, S) for c in list(stores.values()))
 
 
-def extension(u: object, v: object, s: dict) -> dict | bool:
+def extension(u: object, v: object, s: Subst) -> Subst | Literal[False]:
     """The bindings that would make ``u`` and ``v`` equal under ``s`` (``s`` is left as it was).
 
     ``False`` if they cannot be unified, ``{}`` if they are already equal.
@@ -349,11 +356,11 @@ def extension(u: object, v: object, s: dict) -> dict | bool:
 # -- Tail as a term of kanren's (foreign goals may meet one in a substitution) ---------------
 
 
-def _reify_tail(t: Tail, s: Mapping):
+def _reify_tail(t: Tail, s: Mapping[Any, Any]) -> Any:
     return _reify(t.materialize(), s)
 
 
-def _unify_tail(u, v, s):
+def _unify_tail(u: Any, v: Any, s: Mapping[Any, Any]) -> Any:
     return _unify(
         u.materialize() if type(u) is Tail else u, v.materialize() if type(v) is Tail else v, s
     )
@@ -363,4 +370,4 @@ _reify.add((Tail, Mapping), _reify_tail)
 for _left, _right in ((Tail, Tail), (Tail, list), (Tail, tuple), (list, Tail), (tuple, Tail)):
     _unify.add((_left, _right, Mapping), _unify_tail)  # cons pairs and variables: kanren's rules
 _car.add((Tail,), lambda t: t.seq[t.start])
-_cdr.add((Tail,), lambda t: split(t)[1])
+_cdr.add((Tail,), lambda t: split(t)[1])  # type: ignore[index]  # a Tail is never empty
