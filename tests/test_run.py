@@ -191,3 +191,19 @@ def test_constraints_posted_before_domains():
 def test_derived_domain_from_equality():
     x, y = vars(2)
     assert run_all(x, fd.in_(y, interval(0, 2)), x + 1 == y) == (-1, 0, 1)
+
+
+def test_a_traced_search_over_a_wide_domain():
+    from relqueens import SearchTrace
+
+    x = vars(1)[0]
+    t = SearchTrace()
+    assert run(2, x, fd.in_(x, fd.interval(0, 10**9)), fd.label([x], trace=t)) == (0, 1)
+    assert t.counts()["solutions"] == 2
+
+
+def test_labeling_variables_bound_to_integers_without_any_domain():
+    from relqueens import eq
+
+    x = vars(1)[0]
+    assert run(0, x, eq(x, 1), fd.label([x])) == (1,)

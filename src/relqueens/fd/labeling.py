@@ -407,7 +407,10 @@ class Label(Goal):
             return
         store = store_of(S)
         idxs = open_indices(store, self.variables, s)
-        yield from self._solutions(S, store, store.D, idxs)  # type: ignore[arg-type, union-attr]  # None only with no FD store (a bug)
+        if store is None:  # no FD store: every variable was bound to an integer
+            yield S.copy()
+            return
+        yield from self._solutions(S, store, store.D, idxs)
 
     def _solutions(
         self,

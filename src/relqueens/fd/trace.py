@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .domain import Dom, Domain, Wide
+from .domain import Dom, Domain, Wide, as_domain
 
 if TYPE_CHECKING:
     from .propagators import Propagator
@@ -167,7 +167,7 @@ class SearchTrace:
     def root(self, variables: list[Any], D: list[Dom], off: list[int]) -> int:
         """Record a search starting from domains ``D``; return the root's id."""
         node = Node(len(self.nodes), None, None, None)
-        node.narrowed = {v: (None, Domain(d, o)) for v, d, o in zip(variables, D, off)}  # type: ignore[arg-type]  # bitsets only: a Wide one raises (a bug)
+        node.narrowed = {v: (None, as_domain(d, o)) for v, d, o in zip(variables, D, off)}
         self.nodes.append(node)
         return node.id
 
