@@ -84,7 +84,7 @@ def run_plan(plan: Plan, *, repeat: int, timeout: float, log: TextIO) -> dict:
             "runs": len(ms),
             "result": ms[0]["result"],
             "valid": all(m["valid"] and m["result"] == ms[0]["result"] for m in ms)
-            or key[0] == "first" and all(m["valid"] for m in ms),
+            or (key[0] == "first" and all(m["valid"] for m in ms)),
             "maxrss_mb": max(m["maxrss_mb"] for m in ms),
         }
     return results

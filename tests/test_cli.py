@@ -83,7 +83,7 @@ def test_check_command():
     ],
 )
 def test_bad_input_is_one_line_and_status_2(argv, message):
-    code, out, err = run_cli(*argv)
+    code, _, err = run_cli(*argv)
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

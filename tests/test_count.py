@@ -31,9 +31,11 @@ def pool():
 @pytest.fixture(scope="module")
 def dask_executor():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
-        with distributed.Client(cluster) as client:
-            yield client.get_executor()
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client.get_executor()
 
 
 @pytest.mark.parametrize("mirror", [False, True])
@@ -94,7 +96,7 @@ def test_a_failed_subproblem_is_retried():
 def test_a_subproblem_that_keeps_failing_is_reported_and_resuming_finishes_it(tmp_path):
     ckpt = tmp_path / "run.sqlite"
     broken = Flaky({(1, 3)}, times=None)
-    with pytest.raises(CountError, match="1 of .* sub-problems failed"):
+    with pytest.raises(CountError, match=r"1 of .* sub-problems failed"):
         count(8, split_rows=2, executor=broken, checkpoint=ckpt)
     recorded = sqlite3.connect(ckpt).execute("SELECT COUNT(*) FROM done").fetchone()[0]
     total = len(prefixes(8, 2))

@@ -56,9 +56,9 @@ def test_immutable():
 def test_empty_domain_has_no_bounds():
     empty = interval(0, 1) & interval(3, 4)
     with pytest.raises(ValueError):
-        empty.min
+        _ = empty.min
     with pytest.raises(ValueError):
-        empty.max
+        _ = empty.max
     assert len(empty) == 0 and list(empty) == []
 
 

@@ -53,7 +53,7 @@ def test_bad_n_in_run(n, exc):
 
 
 def test_bool_goal_gets_a_hint():
-    with pytest.raises(TypeError, match="fd.ne"):
+    with pytest.raises(TypeError, match=r"fd\.ne"):
         run_all(x, x != y)
     with pytest.raises(TypeError, match="goal 1 is not a goal"):
         run_all(x, fd.in_(x, interval(0, 1)), 42)

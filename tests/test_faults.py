@@ -206,7 +206,7 @@ def test_a_signal_while_the_command_starts_is_quiet(signum):
                                 stderr=subprocess.PIPE, text=True)
         time.sleep(delay)
         proc.send_signal(signum)
-        out, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=60)
         assert "Traceback" not in err, (delay, err)
         assert proc.returncode in (130, -signum), (delay, proc.returncode, err)
 
@@ -314,7 +314,7 @@ def test_a_file_size_limit_leaves_the_old_file_intact(tmp_path, argv, name):
     assert relqueens(*argv, str(target))[0] == 0
     before = target.read_bytes()
     assert len(before) > 40_000
-    status, out, err = relqueens(*argv, str(target), preexec_fn=_file_size_limit(20_000))
+    status, _, err = relqueens(*argv, str(target), preexec_fn=_file_size_limit(20_000))
     assert status == 2 and one_line(err) and "File too large" in err and name in err
     assert target.read_bytes() == before
     assert os.listdir(tmp_path) == [name]  # no temporary file left behind
@@ -399,7 +399,7 @@ def test_a_read_only_checkpoint_with_work_left_is_one_line(tmp_path, permissions
     ckpt = tmp_path / "ro.sqlite"
     _half_done(ckpt)
     os.chmod(ckpt, 0o444)
-    status, out, err = relqueens("count", "9", "--split", "2", "--checkpoint", str(ckpt), preexec_fn=permissions)
+    status, _, err = relqueens("count", "9", "--split", "2", "--checkpoint", str(ckpt), preexec_fn=permissions)
     assert status == 2 and one_line(err) and "read-only" in err and str(ckpt) in err
 
 

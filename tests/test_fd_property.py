@@ -278,7 +278,7 @@ def test_all_distinct_equals_brute_force_and_distinct(model):
 @st.composite
 def element_models(draw):
     n, domains, pins = draw(base_model(n_min=1, n_max=4, lo=-1, hi=4, max_size=4))
-    var_or_int = lambda lo, hi: st.one_of(  # noqa: E731
+    var_or_int = lambda lo, hi: st.one_of(
         st.integers(0, n - 1).map(lambda i: ("v", i)), st.integers(lo, hi).map(lambda c: ("c", c))
     )
     xs = draw(st.lists(var_or_int(-1, 4), min_size=1, max_size=4))
@@ -571,7 +571,7 @@ def build_arith(item, vs):
     if operator_syntax:
         goal = OPS[op](fd.lin(left), right)
     else:  # fd.eq(a, b) takes terms: a relation as a 0/1 term goes through fd.lin
-        as_term = lambda t: fd.lin(t) if isinstance(t, fd.Relation) else t  # noqa: E731
+        as_term = lambda t: fd.lin(t) if isinstance(t, fd.Relation) else t
         goal = RELATE[op](as_term(left), as_term(right))
     return goal, lambda a: OPS[op](expr_value(lhs, a), expr_value(rhs, a))
 
@@ -940,7 +940,7 @@ def build_branching(item, vs):
 @SETTINGS
 @given(branching_models())
 def test_branching_strategies_equal_brute_force(model):
-    n, domains, items, (select, order, branching, label_vars) = model
+    n, domains, items, (select, order, _branching, label_vars) = model
     got, expected = solve(items, build_branching, n, candidates_of(domains))
     assert_same_answers(got, expected)
     if select == "leftmost" and label_vars == list(range(n)) and order != "mid":

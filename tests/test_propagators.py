@@ -57,7 +57,7 @@ def test_le_offset_fails_and_is_entailed():
     D = [bits(1), bits(7)]
     q = set()
     assert LeOffset(0, 1, 0).propagate(D, off, q, 0)
-    assert q == set() and D == [bits(1), bits(7)]
+    assert q == set() and [bits(1), bits(7)] == D
 
 
 def test_linear_eq_bounds():

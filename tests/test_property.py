@@ -108,8 +108,8 @@ def build(item, vs):
         return goal, lambda a: [value(a, t) for t in xs] <= [value(a, t) for t in ys]
     if kind == "leader":
         _, xs, yss = item
-        term = lambda i, a, c: vs[i] * a + c  # noqa: E731
-        value = lambda a, t: t[1] * a[t[0]] + t[2]  # noqa: E731
+        term = lambda i, a, c: vs[i] * a + c
+        value = lambda a, t: t[1] * a[t[0]] + t[2]
         goal = fd.lex_leader([term(*t) for t in xs], [[term(*t) for t in ys] for ys in yss])
         return goal, lambda a: all([value(a, t) for t in xs] <= [value(a, t) for t in ys] for ys in yss)
     if kind == "inverse":

@@ -35,18 +35,17 @@ __all__ = [
     "SearchTrace",
     "Wide",
     "all_distinct",
+    "any_",
     "circuit",
-    "element",
-    "global_cardinality",
-    "tuples_in",
+    "count",
     "distinct",
     "domain",
-    "any_",
-    "count",
     "domain_of",
     "dot",
+    "element",
     "eq",
     "ge",
+    "global_cardinality",
     "gt",
     "iff",
     "implies",
@@ -73,6 +72,7 @@ __all__ = [
     "sum",
     "sup",
     "times",
+    "tuples_in",
 ]
 
 
@@ -416,7 +416,7 @@ def _op(op: object, where: str) -> str:
     return op
 
 
-def sum(terms: Iterable[object], op: str, value: object) -> Relation:  # noqa: A001 (SWI's name)
+def sum(terms: Iterable[object], op: str, value: object) -> Relation:
     """``sum(terms)  op  value`` (SWI's ``sum/3``).
 
     >>> from relqueens import run_all, vars, fd

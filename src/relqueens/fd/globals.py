@@ -12,8 +12,8 @@ from typing import Any
 
 from .domain import Dom, domain_of, interval
 from .post import Constraint, Posting
-from .terms import Lin
 from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
+from .terms import Lin
 
 
 def _values(d: int, o: int) -> Iterator[int]:
@@ -363,7 +363,7 @@ def _flow_vital(
     sink = n + len(ids)
     succ: list[list[int]] = [[] for _ in range(sink + 1)]
     load = dict.fromkeys(most, 0)
-    for k, v in enumerate(flow):
+    for v in flow:
         load[v] += 1
     for k, d in enumerate(doms):
         for v in d:

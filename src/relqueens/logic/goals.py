@@ -307,6 +307,6 @@ def relation(fn: Callable[..., Any]) -> Callable[..., Call]:
     return call
 
 
-def Zzz(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Call:  # noqa: N802 (kanren's name)
+def Zzz(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Call:
     """The goal ``fn(*args, **kwargs)``, built when the search reaches it (kanren's ``Zzz``)."""
     return Call(fn, args, kwargs)

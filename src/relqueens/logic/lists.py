@@ -71,13 +71,13 @@ class Nullo(Goal):
         return all(unify_state(a, null(), S) for a in self.args)
 
 
-def nullo(*args: Any, refs: tuple[Any, ...] | None = None, default_ConsNull: type = list) -> Goal:  # noqa: N803
+def nullo(*args: Any, refs: tuple[Any, ...] | None = None, default_ConsNull: type = list) -> Goal:
     """The terms are empty sequences of one type (``list`` unless a term or ``refs`` says otherwise)."""
     return Nullo(args, tuple(refs or ()), default_ConsNull)
 
 
 @relation
-def itero(lst: Any, nullo_refs: tuple[Any, ...] | None = None, default_ConsNull: type = list) -> GoalLike:  # noqa: N803
+def itero(lst: Any, nullo_refs: tuple[Any, ...] | None = None, default_ConsNull: type = list) -> GoalLike:
     """``lst`` is a proper sequence (kanren's ``itero``, The Reasoned Schemer's ``listo``)."""
     c, d = var(), var()
     return conde(
@@ -100,7 +100,7 @@ def membero(x: Any, coll: Any) -> GoalLike:
 
 
 @relation
-def appendo(lst: Any, s: Any, out: Any, default_ConsNull: type = list) -> GoalLike:  # noqa: N803
+def appendo(lst: Any, s: Any, out: Any, default_ConsNull: type = list) -> GoalLike:
     """``out`` is ``lst`` followed by ``s`` (kanren's three clauses, after Byrd's thesis)."""
     a, d, res = var(), var(), var()
     return conde(
@@ -119,7 +119,7 @@ def appendo(lst: Any, s: Any, out: Any, default_ConsNull: type = list) -> GoalLi
 
 
 @relation
-def rembero(x: Any, lst: Any, o: Any, default_ConsNull: type = list) -> GoalLike:  # noqa: N803
+def rembero(x: Any, lst: Any, o: Any, default_ConsNull: type = list) -> GoalLike:
     """``o`` is ``lst`` without the first occurrence of ``x``.
 
     >>> from relqueens import run, var
@@ -145,7 +145,7 @@ def permuteo(
     b: Any,
     inner_eq: Any = eq,
     default_ConsNull: type = list,
-    no_ident: bool = False,  # noqa: N803
+    no_ident: bool = False,
 ) -> Goal:
     """``b`` is a permutation of ``a`` (kanren's ``permuteo``, with its options).
 
