@@ -15,12 +15,12 @@ class CheckReport:
     n: int
     relational: int
     reference: int
-    missing: tuple  # found by the reference solver only
-    extra: tuple  # found by the relational solver only
+    missing: tuple[tuple[int, ...], ...]  # found by the reference solver only
+    extra: tuple[tuple[int, ...], ...]  # found by the relational solver only
     relational_fundamental: int
     reference_fundamental: int
-    fundamental_missing: tuple
-    fundamental_extra: tuple
+    fundamental_missing: tuple[tuple[int, ...], ...]
+    fundamental_extra: tuple[tuple[int, ...], ...]
 
     @property
     def ok(self) -> bool:

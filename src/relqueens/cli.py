@@ -16,9 +16,9 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from tqdm import tqdm
 
@@ -34,6 +34,9 @@ from .stepper import MAX_N as STEP_MAX_N
 from .stepper import MAX_STEPS, queens_stepper_html
 from .treeview import MAX_N, search_trees_html
 
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
 LIMITS = {"solve": 1000, "render": 1000, "count": 50, "check": 14}
 """The largest board each command takes (see docs/queens.md, "Limits"); ``tree`` draws up to ``MAX_N``."""
 
@@ -47,11 +50,11 @@ MAX_WORKERS = 256
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr and exit status 2."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _whole(least: int, most: int | None = None):
+def _whole(least: int, most: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number in ``least..most`` (argparse names the argument)."""
 
     def parse(text: str) -> int:
@@ -169,13 +172,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-class _Bar(tqdm):
+if TYPE_CHECKING:
+    _Tqdm = tqdm[Any]  # generic in its stubs only: tqdm[Any] fails at run time
+else:
+    _Tqdm = tqdm
+
+
+class _Bar(_Tqdm):
     """A tqdm bar without its monitor thread (worker processes are forked while it runs)."""
 
     monitor_interval = 0
 
 
-def _progress(boards: Iterator, stream: TextIO) -> Iterator:
+def _progress(boards: Iterator[tuple[int, ...]], stream: TextIO) -> Iterator[tuple[int, ...]]:
     """Pass boards through, counting them on a terminal (a bar on ``stream``, cleared at the end)."""
     return iter(_Bar(boards, file=stream, disable=not stream.isatty(), desc="found", unit=" boards", leave=False))
 
@@ -265,6 +274,8 @@ def _step(args: argparse.Namespace, out: TextIO) -> int:
 class _CountBar:
     """count's progress as a bar on a terminal: done/total, rate, ETA; shown at the first call."""
 
+    bar: _Bar | None
+
     def __init__(self, stream: TextIO) -> None:
         self.stream, self.bar = stream, None
 
@@ -278,7 +289,9 @@ class _CountBar:
             self.bar.close()
 
 
-def _dask_executor(args: argparse.Namespace, workers: int | None):
+def _dask_executor(
+    args: argparse.Namespace, workers: int | None
+) -> tuple[Executor, list[Callable[[], object]]]:
     """The Dask executor the arguments ask for, and what to call to close it."""
     try:
         from distributed import Client, LocalCluster
@@ -355,7 +368,7 @@ def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0 if report.ok else 1
 
 
-def _interrupt(signum, frame):
+def _interrupt(signum: int, frame: object) -> NoReturn:
     raise KeyboardInterrupt
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from multiprocessing import parent_process
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
 from . import fd
 from .fd.answers import run
@@ -38,7 +39,16 @@ from .logic import eq, lall
 from .queens import queenso
 from .reference import check_n
 
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+    from types import TracebackType
+
+    from .fd.terms import LVar
+    from .logic import State
+
 Prefix = tuple[int, ...]
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 MAX_SUBPROBLEMS = 100_000
 """A count splits into at most this many placements of its first rows (pin fewer rows for more)."""
@@ -62,7 +72,7 @@ def prefixes(n: int, k: int, *, limit: int | None = None) -> list[Prefix]:
     """
     cols = vars(k)
     goals = [fd.in_(*cols, fd.interval(0, n - 1)), fd.distinct(cols)] if k else []
-    goals += [c for i in range(k) for j in range(i + 1, k)
+    goals += [c for i in range(k) for j in range(i + 1, k)  # type: ignore[misc]  # LVar != Lin: Lin's reflected __ne__ makes a Relation
               for c in (cols[j] != cols[i] + (j - i), cols[i] != cols[j] + (j - i))]
     return [tuple(p) for p in run(limit or 0, cols, *goals)]
 
@@ -132,7 +142,7 @@ def count_subproblem(n: int, prefix: Prefix) -> int:
 
 
 @lru_cache(maxsize=8)
-def _posted(n: int) -> tuple[list, object]:
+def _posted(n: int) -> tuple[list[LVar], State]:
     """The board's variables and the state with ``queenso`` posted (computed once per n)."""
     cols = vars(n)
     start = fd_state({})
@@ -142,8 +152,8 @@ def _posted(n: int) -> tuple[list, object]:
 class InlineExecutor(Executor):
     """Runs each task at once, in this process (the default executor)."""
 
-    def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
-        future: Future = Future()
+    def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
+        future: Future[_T] = Future()
         try:
             future.set_result(fn(*args, **kwargs))
         except BaseException as e:
@@ -180,7 +190,7 @@ def _worker_started() -> None:
         threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="parent-watch").start()
 
 
-def _exit_with(parent) -> None:
+def _exit_with(parent: BaseProcess) -> None:
     """Wait for the parent to die (its sentinel closes, even after kill -9), then exit at once."""
     parent.join()
     os._exit(1)
@@ -208,7 +218,7 @@ class WorkerPool(Executor):
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(self.workers, initializer=_worker_started)
 
-    def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
+    def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
         with _stops_deferred():
             try:
                 return self._pool.submit(fn, *args, **kwargs)
@@ -231,7 +241,9 @@ class WorkerPool(Executor):
         else:
             self._pool.shutdown(wait=wait)
 
-    def __exit__(self, kind, value, traceback) -> bool:
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> Literal[False]:
         self.shutdown(cancel_futures=kind is not None)
         return False
 
@@ -260,9 +272,9 @@ def _cause(error: sqlite3.Error) -> str:
     return next((text for key, text in _CAUSES.items() if name.startswith(key)), str(error))
 
 
-def _parse_prefix(text: object) -> Prefix | None:
+def _parse_prefix(text: Any) -> Prefix | None:
     try:
-        return tuple(int(v) for v in text.split(",") if v)  # type: ignore[union-attr]
+        return tuple(int(v) for v in text.split(",") if v)
     except (AttributeError, ValueError):
         return None
 
@@ -284,7 +296,7 @@ class Checkpoint:
     ({(1,): 1}, None)
     """
 
-    def __init__(self, path: str | Path, params: dict) -> None:
+    def __init__(self, path: str | Path, params: dict[str, object]) -> None:
         self.path = Path(path)
         wanted = {k: str(v) for k, v in params.items()}
         self.db = self._sql(sqlite3.connect, self.path, isolation_level=None)
@@ -301,17 +313,17 @@ class Checkpoint:
                 "or the same arguments"
             )
 
-    def _sql(self, fn: Callable, *args, **kwargs):
+    def _sql(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """``fn(*args, **kwargs)``, with SQLite's errors as one :class:`CheckpointError`."""
         try:
             return fn(*args, **kwargs)
         except sqlite3.Error as e:
             raise CheckpointError(f"checkpoint {self.path}: {_cause(e)}") from None
 
-    def _schema(self) -> set:
+    def _schema(self) -> set[tuple[Any, ...]]:
         return set(self.db.execute("SELECT type, name, sql FROM sqlite_master"))
 
-    def _claim(self, wanted: dict) -> dict:
+    def _claim(self, wanted: dict[str, str]) -> dict[str, str]:
         """The stored parameters; a fresh file first gets the tables and ``wanted``, in one transaction."""
         if not self._schema():
             with self.db:
@@ -341,10 +353,10 @@ class Checkpoint:
 
     def done(self, wanted: Collection[Prefix]) -> dict[Prefix, int]:
         """The recorded counts, each checked: a sub-problem of ``wanted`` and a non-negative integer."""
-        finished = {}
+        finished: dict[Prefix, int] = {}
         for text, value in self._sql(lambda: self.db.execute("SELECT prefix, count FROM done").fetchall()):
             prefix = _parse_prefix(text)
-            if prefix not in wanted:
+            if prefix is None or prefix not in wanted:
                 problem = f"sub-problem {text!r} is not one of this count's"
             elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 problem = f"sub-problem {text!r} holds {value!r}, not a count"
@@ -374,7 +386,7 @@ class CountResult:
     computed: int
     resumed: int
     seconds: float
-    failed: list = field(default_factory=list)
+    failed: list[Prefix] = field(default_factory=list)
 
 
 def count(
@@ -446,7 +458,17 @@ def count(
     return result
 
 
-def _run(n, pending, executor, retries, store, progress, total, already, start) -> tuple[dict, dict]:
+def _run(
+    n: int,
+    pending: list[tuple[Prefix, int]],
+    executor: Executor,
+    retries: int,
+    store: Checkpoint | None,
+    progress: Callable[[int, int, float], None] | None,
+    total: int,
+    already: int,
+    start: float,
+) -> tuple[dict[Prefix, int], dict[Prefix, BaseException]]:
     """Submit the pending sub-problems (a bounded number in flight), retry failures, record each count.
 
     A sub-problem lost with a broken pool is requeued without using a retry:
@@ -458,7 +480,7 @@ def _run(n, pending, executor, retries, store, progress, total, already, start) 
     errors: dict[Prefix, BaseException] = {}
     inflight = 1 if isinstance(executor, InlineExecutor) else 64
     queue = [p for p, _ in reversed(pending)]
-    futures: dict[Future, Prefix] = {}
+    futures: dict[Future[int], Prefix] = {}
     while queue or futures:
         while queue and len(futures) < inflight:
             p = queue.pop()

@@ -20,7 +20,7 @@ Any variable can be pinned (``eq``) or queried, before or after these goals.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations, islice
 from typing import Any
 
@@ -28,16 +28,17 @@ from . import fd
 from .fd.answers import run
 from .fd.labeling import check_options
 from .fd.post import PermLeader
-from .fd.terms import isvar, vars
+from .fd.terms import vars
 from .fd.trace import SearchTrace
-from .logic import eq, lall
+from .logic import eq, isvar, lall
+from .logic.goals import GoalLike
 from .reference import check_n
-from .squares import pins_of
+from .squares import Pins, pins_of
 
 MODELS = ("pairwise", "compact")
 
 
-def _board_terms(board: Any, n: int) -> tuple[list, list]:
+def _board_terms(board: Any, n: int) -> tuple[list[Any], list[GoalLike]]:
     """``(terms, goals)``: the board as a list of n terms, unifying a lone variable with one."""
     if isvar(board):
         cols = vars(n)
@@ -48,7 +49,7 @@ def _board_terms(board: Any, n: int) -> tuple[list, list]:
     return cols, []
 
 
-def queenso(board: Any, n: int, *, model: str = "pairwise"):
+def queenso(board: Any, n: int, *, model: str = "pairwise") -> GoalLike:
     """The relation "``board`` is a solution of the n-queens problem".
 
     ``board`` is a list of n terms (logic variables or columns) or a single
@@ -79,7 +80,7 @@ def queenso(board: Any, n: int, *, model: str = "pairwise"):
     return lall(goals)
 
 
-def symmetry_breako(board: Sequence, n: int):
+def symmetry_breako(board: Sequence[Any], n: int) -> GoalLike:
     """Keep only the lexicographically least board of each symmetry class (lex-leader).
 
     For each of the 7 non-identity symmetries σ of the square, ``board <=lex
@@ -113,7 +114,7 @@ def symmetry_breako(board: Sequence, n: int):
     return PermLeader(tuple(q), tuple(tuple(image) for image in images))
 
 
-def _pin_goals(cols: list, pins: Mapping | Iterable | str | None, n: int) -> list:
+def _pin_goals(cols: list[Any], pins: Pins, n: int) -> list[GoalLike]:
     return [eq(cols[row], col) for row, col in sorted(pins_of(pins, n).items())]
 
 
@@ -144,7 +145,7 @@ def resolve_auto(n: int, model: str, select: str, order: str) -> tuple[str, str,
 def iter_queens(
     n: int,
     *,
-    pins: Mapping | Iterable | str | None = None,
+    pins: Pins = None,
     symmetry: bool = False,
     model: str = "auto",
     select: str = "auto",
@@ -194,7 +195,7 @@ def queens(n: int, *, limit: int | None = None, **options: Any) -> tuple[tuple[i
     return tuple(islice(iter_queens(n, **options), limit))
 
 
-def possible_columns(n: int, row: int, *, pins: Mapping | Iterable | str | None = None) -> tuple[int, ...]:
+def possible_columns(n: int, row: int, *, pins: Pins = None) -> tuple[int, ...]:
     """The columns row ``row`` takes over all solutions (that satisfy the pins).
 
     One query, answered by the relation: ``row``'s variable is enumerated and

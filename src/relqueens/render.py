@@ -134,7 +134,7 @@ def _label(board: Sequence[int]) -> str:
     return "[" + ", ".join(map(str, board)) + "]"
 
 
-class Board(tuple):
+class Board(tuple[int, ...]):
     """A solution that shows itself: as text in a terminal, as SVG in Jupyter.
 
     It is a ``tuple`` of columns, so it compares equal to the plain tuple.
@@ -143,6 +143,8 @@ class Board(tuple):
     >>> b == (1, 3, 0, 2), str(b).splitlines()[0]
     (True, '. Q . .')
     """
+
+    pins: frozenset[int]
 
     def __new__(cls, columns: Iterable[int], pins: Iterable[int] = ()) -> Board:
         board = super().__new__(cls, _check(tuple(columns)))

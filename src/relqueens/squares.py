@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import TypeAlias
 
 _SQUARE = re.compile(r"^([a-z])([1-9][0-9]*)$")
 _NUMERIC = re.compile(r"^(-?[0-9]+):(-?[0-9]+)$")
+
+Pins: TypeAlias = "Mapping[int, int] | Iterable[str | tuple[int, int]] | str | None"
+"""Queens placed in advance: ``{row: column}``, or squares (``"c5"``, ``"ROW:COL"``) or pairs."""
 
 
 class PinError(ValueError):
@@ -66,7 +70,7 @@ def _on_board(row: int, col: int, n: int, label: object) -> None:
         raise PinError(f"{label!r} is off the {n}x{n} board (row {row}, column {col})")
 
 
-def pins_of(pins: Mapping | Iterable | str | None, n: int) -> dict[int, int]:
+def pins_of(pins: Pins, n: int) -> dict[int, int]:
     """Normalize pins to ``{row: column}``, refusing malformed ones.
 
     ``pins`` is ``None``, a mapping ``{row: col}``, one square, or an iterable

@@ -15,9 +15,10 @@ Two trees for the same n, on one self-contained HTML page:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from typing import Any
 
 from . import fd
 from .fd.answers import run
@@ -25,10 +26,11 @@ from .fd.terms import vars
 from .fd.trace import FAILED, SOLUTION, SearchTrace
 from .gallery import describe_pins
 from .logic import eq
+from .logic.goals import GoalLike
 from .queens import queenso, symmetry_breako
 from .reference import Branch, Solution, check_n, queen_tree
 from .render import Page, html_page
-from .squares import pins_of
+from .squares import Pins, pins_of
 
 MAX_N = 8
 COLOURS = {"branch": "#777777", FAILED: "#d33c2c", SOLUTION: "#2a9d3a"}
@@ -43,7 +45,7 @@ class Shape:
     children: list[Shape] = field(default_factory=list)
 
 
-def trace_shape(trace: SearchTrace, names: Mapping) -> Shape:
+def trace_shape(trace: SearchTrace, names: Mapping[Any, str]) -> Shape:
     """The recorded search as a drawable tree (several searches hang under one root)."""
     shapes = {}
     for node in trace.nodes:
@@ -59,7 +61,7 @@ def trace_shape(trace: SearchTrace, names: Mapping) -> Shape:
 
 def ml_shape(tree: Branch | Solution) -> Shape:
     """The ML seed's search tree as a drawable tree."""
-    def label(board):
+    def label(board: Sequence[int]) -> str:
         return f"r{len(board) - 1}={board[-1]}" if board else "start"
 
     root = Shape(label(tree.board), SOLUTION if isinstance(tree, Solution) else "branch")
@@ -145,8 +147,13 @@ def tree_svg(shape: Shape, *, dy: int = 44) -> str:
 
 
 def queens_trace(
-    n: int, *, pins=None, symmetry: bool = False, limit: int | None = None, max_nodes: int | None = None
-) -> tuple[SearchTrace, dict]:
+    n: int,
+    *,
+    pins: Pins = None,
+    symmetry: bool = False,
+    limit: int | None = None,
+    max_nodes: int | None = None,
+) -> tuple[SearchTrace, dict[Any, str]]:
     """Run the queens relation with a trace; return it and the rows' display names (in row order).
 
     ``limit`` stops after that many solutions; past ``max_nodes`` the search
@@ -154,14 +161,14 @@ def queens_trace(
     """
     cols = vars(n)
     trace = SearchTrace()
-    goals = [queenso(cols, n), *(eq(cols[r], c) for r, c in pins_of(pins, n).items())]
+    goals: list[GoalLike] = [queenso(cols, n), *(eq(cols[r], c) for r, c in pins_of(pins, n).items())]
     if symmetry:
         goals.append(symmetry_breako(cols, n))
     run(limit or 0, cols, *goals, fd.label(cols, trace=trace), max_nodes=max_nodes)
     return trace, {c: f"r{i}" for i, c in enumerate(cols)}
 
 
-def search_trees_html(n: int, *, pins=None, symmetry: bool = False) -> Page:
+def search_trees_html(n: int, *, pins: Pins = None, symmetry: bool = False) -> Page:
     """The page that shows both trees for n (at most 8), with their counts."""
     check_n(n)
     if n > MAX_N:

@@ -224,7 +224,7 @@ def run(
     (0, 1)
     """
     finish = _residual_answer if residual else partial(labeled, trace=trace)
-    return logic_run(n, q, *goals, finish=finish, timeout=timeout, max_nodes=max_nodes)  # type: ignore[arg-type]  # run iterates finish's tuple too
+    return logic_run(n, q, *goals, finish=finish, timeout=timeout, max_nodes=max_nodes)
 
 
 def run_all(

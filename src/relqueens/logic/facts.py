@@ -21,16 +21,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import count
-from typing import Any
+from typing import Any, TypeAlias
 
 from unification.variable import LVarType
 
 from .goals import Eq, fail
 from .reify import reify
-from .search import DYNAMIC, SCHEDULE, STEP, Goal, Search
+from .search import DYNAMIC, SCHEDULE, STEP, Cont, Goal, Search
 from .state import State, has_var, isvar, unify_state
 
 _NAMES = count()
+
+Row: TypeAlias = "tuple[Any, ...]"
+"""A row of a relation: its values (and a call's arguments, an answer of a table)."""
+Places: TypeAlias = "list[tuple[int, Any]]"
+"""``(position, variable)`` pairs: where a call's free variables stand among its arguments."""
 
 
 class Relation:
@@ -48,10 +53,10 @@ class Relation:
 
     def __init__(self, name: str | None = None) -> None:
         self.name = name if name else f"_{next(_NAMES)}"
-        self.rows: list[tuple] = []
+        self.rows: list[Row] = []
         self.arity: int | None = None
-        self.index: list[dict[Any, list[tuple]]] = []
-        self._seen: set[tuple] = set()
+        self.index: list[dict[Any, list[Row]]] = []
+        self._seen: set[Row] = set()
 
     def add_fact(self, *values: Any) -> None:
         """Add one row (kanren's ``add_fact``)."""
@@ -100,8 +105,9 @@ class Relation:
     def __repr__(self) -> str:
         return f"Relation({self.name!r}, {len(self.rows)} rows)"
 
-    def matching(self, keys: list, free: list, S: State) -> list[tuple]:
+    def matching(self, keys: list[tuple[int, Any]], free: Places, S: State) -> Sequence[Row]:
         """The rows whose values are ``keys`` (``(position, value)`` pairs) and in the domains of ``free`` FD variables."""
+        rows: Sequence[Row]
         if not keys:
             rows = self.rows
         elif len(keys) == 1:
@@ -115,7 +121,7 @@ class Relation:
             rows = self._in_domains(rows, free, S, not keys)
         return rows
 
-    def _in_domains(self, rows: list, free: list, S: State, scan: bool) -> list:
+    def _in_domains(self, rows: Sequence[Row], free: Places, S: State, scan: bool) -> Sequence[Row]:
         """``rows`` less those whose value for an FD variable is outside its domain."""
         for store in S.constraints.values():
             domain_of = getattr(store, "domain", None)
@@ -153,7 +159,7 @@ def _size(dom: Any) -> int | None:
         return None
 
 
-def _check_value(v: Any, row: tuple, name: str) -> None:
+def _check_value(v: Any, row: Row, name: str) -> None:
     tv = type(v)
     if tv is int or tv is str:
         return
@@ -178,7 +184,7 @@ class FactGoal(Goal):
     __slots__ = ("args", "relation")
     search_kind = DYNAMIC
 
-    def __init__(self, relation: Relation, args: tuple) -> None:
+    def __init__(self, relation: Relation, args: Row) -> None:
         self.relation, self.args = relation, args
 
     def expand(self, S: State) -> Goal:
@@ -191,6 +197,9 @@ class FactGoal(Goal):
                 f"got {len(self.args)}"
             )
         s = S.data
+        keys: list[tuple[int, Any]]
+        places: Places
+        rows: Sequence[Row]
         keys, places = [], []
         simple = True  # whether a match only binds free variables (none repeats, no structure holds one)
         for p, a in enumerate(self.args):
@@ -226,7 +235,7 @@ class FactGoal(Goal):
         row = rows[0]
         return Bind(tuple([v for _, v in places]), tuple([row[p] for p, _ in places]))
 
-    def take_rows(self, S: State, places: list, rows: Sequence[tuple], k: tuple | None) -> bool:
+    def take_rows(self, S: State, places: Places, rows: Sequence[Row], k: Cont) -> bool:
         """Join: each row (binding ``places`` in ``S``) extended by this goal's matching rows, handed on.
 
         The goal after this one must take rows too (a table's recording);
@@ -239,6 +248,9 @@ class FactGoal(Goal):
         if take is None or len(self.args) != rel.arity or not rows:
             return False
         s = S.data
+        keys: list[tuple[int, Any]]
+        from_row: list[tuple[int, int]]
+        out: Places
         keys, from_row, out = [], [], []  # (position, value), (position, place in a row), (position, var)
         for i, a in enumerate(self.args):
             while type(type(a)) is LVarType:  # walk(a, s), inline
@@ -271,7 +283,7 @@ class FactGoal(Goal):
             for match in index[i].get(value, ()):
                 if all(match[j] == v for j, v in rest):
                     joined.append(row + match)
-        return take(S, places + [(width + i, v) for i, v in out], joined, k[1])
+        return take(S, places + [(width + i, v) for i, v in out], joined, k[1])  # type: ignore[index, no-any-return]  # k is not None: take is k[0]'s take_rows (a bool)
 
     def __repr__(self) -> str:
         return f"{self.relation.name}{self.args!r}"
@@ -292,7 +304,7 @@ class Bind(Goal):
     __slots__ = ("values", "vars")
     search_kind = STEP
 
-    def __init__(self, vars: tuple, values: tuple) -> None:
+    def __init__(self, vars: Row, values: Row) -> None:
         self.vars, self.values = vars, values
 
     def step(self, S: State) -> bool:
@@ -316,10 +328,10 @@ class Rows(Goal):
     __slots__ = ("args", "places", "rows")
     search_kind = SCHEDULE
 
-    def __init__(self, args: tuple, rows: Sequence[tuple], places: list | None) -> None:
+    def __init__(self, args: Row, rows: Sequence[Row], places: Places | None) -> None:
         self.args, self.rows, self.places = args, rows, places
 
-    def schedule(self, S: State, k: tuple | None, search: Search) -> None:
+    def schedule(self, S: State, k: Cont, search: Search) -> None:
         """Try the rows depth first; or, when the goals left can take rows (fact goals, then a
         table's recording of answers), hand them over without making a state per row."""
         if k is not None and self.places is not None and not S.constraints:
@@ -354,7 +366,7 @@ class Rows(Goal):
                 yield S2
 
 
-def free_places(args: tuple) -> list[tuple[int, Any]] | None:
+def free_places(args: Row) -> Places | None:
     """``(position, variable)`` for the free variables among ``args`` (walked), when binding them is all a match does.
 
     ``None`` when it is not: a variable repeats, or an argument is a
@@ -365,7 +377,7 @@ def free_places(args: tuple) -> list[tuple[int, Any]] | None:
     >>> free_places((x, 1, y)) == [(0, x), (2, y)], free_places((x, x)), free_places(((x, 1),))
     (True, None, None)
     """
-    places = []
+    places: Places = []
     for p, a in enumerate(args):
         if isvar(a):
             places.append((p, a))

@@ -11,7 +11,7 @@ builds on it to label the FD variables an answer leaves open.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
@@ -32,7 +32,7 @@ def check_n(n: object) -> None:
         raise ValueError(f"run's n must be None (lazy), 0 (all) or a positive integer, got {n}")
 
 
-def take(n: int | None, answers: Iterator) -> tuple | Iterator:
+def take(n: int | None, answers: Iterator[Any]) -> tuple[Any, ...] | Iterator[Any]:
     """``n`` answers as kanren's ``run`` returns them: all (0), a lazy iterator (None) or up to n."""
     if n is None:
         return answers
@@ -50,10 +50,10 @@ def run(
     n: int | None,
     q: Any,
     *goals: Any,
-    finish: Callable[[Any, State], Iterator] | None = None,
+    finish: Callable[[Any, State], Iterable[Any]] | None = None,
     timeout: float | None = None,
     max_nodes: int | None = None,
-) -> tuple | Iterator:
+) -> tuple[Any, ...] | Iterator[Any]:
     """Up to ``n`` answers: ``q`` reified in each state where ``goals`` all hold.
 
     ``n=0`` returns all answers as a tuple, ``n=None`` a lazy iterator, ``n>0``
@@ -68,7 +68,7 @@ def run(
     budget = None if timeout is None and max_nodes is None else Budget(timeout, max_nodes)
     found = states(*goals)
     if finish is None:
-        answers: Iterator = (reify(q, S.data) for S in found)
+        answers: Iterator[Any] = (reify(q, S.data) for S in found)
     else:
         answers = (a for S in found for a in finish(q, S))
     if budget is not None:

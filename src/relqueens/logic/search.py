@@ -33,10 +33,13 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from types import GeneratorType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .limits import current_budget
 from .state import State, as_state
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 FOREIGN, STEP, CONJ, DISJ, LAZY, CALL, FRESH, DYNAMIC, STATES, SCHEDULE = range(10)
 """What a goal is, for :func:`solve` (a goal's ``search_kind``):
@@ -58,6 +61,12 @@ FOREIGN, STEP, CONJ, DISJ, LAZY, CALL, FRESH, DYNAMIC, STATES, SCHEDULE = range(
 _RUN, _RESUME, _PULL, _MORE = range(4)
 SHARED = 1 << 62
 """The ``refs`` of a state the search does not own: it is copied before any change."""
+
+Cont: TypeAlias = "tuple[Any, Cont] | None"
+"""A continuation: the goals still to run on a thread, as a linked list ``(goal, rest)``."""
+Work: TypeAlias = "tuple[int, Any, Any]"
+"""A piece of work in :func:`solve`'s queues: a tag, then a state or an iterator, then a
+continuation or a tuple that holds one (what each holds depends on the tag)."""
 
 
 class Goal:
@@ -91,8 +100,9 @@ class Handoff:
 
 
 _SEND = dis.opmap.get("SEND")
-_driving: list = []  # the frames of the foreign generators the searches are resuming, innermost last
-_SPENT: Iterator = iter(())
+# the frames of the foreign generators the searches are resuming, innermost last
+_driving: list[FrameType | None] = []
+_SPENT: Iterator[Any] = iter(())
 
 
 class Stream:
@@ -105,6 +115,7 @@ class Stream:
     """
 
     __slots__ = ("goal", "it", "state")
+    it: Iterator[Any] | None
 
     def __init__(self, goal: Any, state: Any) -> None:
         self.goal, self.state, self.it = goal, state, None
@@ -140,20 +151,23 @@ class Search:
     """
 
     __slots__ = ("ready", "tables", "waiting")
+    tables: dict[Any, Any] | None
 
-    def __init__(self, ready: list, waiting: deque) -> None:
+    def __init__(self, ready: list[Work], waiting: deque[Work]) -> None:
         self.ready, self.waiting, self.tables = ready, waiting, None
 
-    def later(self, S: State, k: tuple | None) -> None:
+    def later(self, S: State, k: Cont) -> None:
         """Run the thread in turn, after the work already waiting."""
         self.waiting.append((_RUN, S, k))
 
-    def each(self, states: Iterator[State], S: State, k: tuple | None) -> None:
+    def each(self, states: Iterator[State], S: State, k: Cont) -> None:
         """Run ``k`` on each state of ``states``, depth first; the iterator holds one reference to ``S``."""
         self.ready.append((_PULL, states, (S, False, k)))
 
 
-def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
+# S is a State; typed Any because the loop reuses the name for what its work items hold (a
+# state, an iterator, an outside goal's item, None)
+def solve(goal: Any, S: Any, shared: bool = True) -> Iterator[State]:
     """The states, extending ``S``, in which ``goal`` holds: the search, lazily.
 
     ``S`` is not changed unless ``shared`` is false (the caller gives it up).
@@ -164,9 +178,9 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
     if shared:
         S.refs = SHARED
     budget = current_budget()
-    ready: list = []  # depth-first work: forks and labelings, last in first out
-    waiting: deque = deque()  # suspended work: relation calls and outside goals, in turn
-    search = None  # made when a SCHEDULE goal first needs it
+    ready: list[Work] = []  # depth-first work: forks and labelings, last in first out
+    waiting: deque[Work] = deque()  # suspended work: relation calls and outside goals, in turn
+    search: Search | None = None  # made when a SCHEDULE goal first needs it
     ready.append((_RUN, S, (goal, None)))
     while True:
         if ready:
@@ -261,7 +275,7 @@ def solve(goal: Any, S: State, shared: bool = True) -> Iterator[State]:
             yield S
 
 
-def _outside(g: Callable, S: State) -> Iterator:
+def _outside(g: Callable[[State], Any], S: State) -> Iterator[Any]:
     """The states of a goal from outside relqueens (a kanren goal or a plain function)."""
     if not callable(g):
         raise TypeError(f"{g!r} ({type(g).__name__}) is not a goal")

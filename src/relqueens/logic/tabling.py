@@ -31,17 +31,17 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from cons import cons
 from cons.core import ConsPair
 from unification.variable import LVarType
 
-from .facts import Rows, free_places
+from .facts import Places, Row, Rows, free_places
 from .goals import Fresh, as_goal
 from .reify import reify
-from .search import SCHEDULE, Goal, Search
+from .search import SCHEDULE, Cont, Goal, Search
 from .state import State, Tail, isvar, walk
 
 
@@ -66,7 +66,7 @@ def _hole(n: int) -> Hole:
     return _HOLES[n]
 
 
-def variant_key(terms: tuple, s: dict, holes: dict) -> tuple:
+def variant_key(terms: Row, s: Mapping[Any, Any], holes: dict[Any, Hole]) -> Row:
     """``terms`` walked in ``s`` as a hashable key: equal for variants, free variables as :class:`Hole`.
 
     ``holes`` (filled in) maps each free variable to its hole. Lists, tuples
@@ -80,7 +80,7 @@ def variant_key(terms: tuple, s: dict, holes: dict) -> tuple:
     return tuple(_key(t, s, holes) for t in terms)
 
 
-def _key(t: Any, s: dict, holes: dict) -> Any:
+def _key(t: Any, s: Mapping[Any, Any], holes: dict[Any, Hole]) -> Any:
     t = walk(t, s)
     tt = type(t)
     if tt is int or tt is str:
@@ -113,7 +113,7 @@ def _key(t: Any, s: dict, holes: dict) -> Any:
     return t
 
 
-def build(key: tuple, fresh: list) -> tuple:
+def build(key: Row, fresh: Sequence[Any]) -> Row:
     """The terms a key stands for, with ``fresh[n]`` in the place of hole ``n`` (inverse of :func:`variant_key`).
 
     >>> build((Hole(0), (list, 2, Hole(0)), 3), ["v"])
@@ -122,7 +122,7 @@ def build(key: tuple, fresh: list) -> tuple:
     return tuple(_build(k, fresh) for k in key)
 
 
-def _build(key: Any, fresh: list) -> Any:
+def _build(key: Any, fresh: Sequence[Any]) -> Any:
     tk = type(key)
     if tk is Hole:
         return fresh[key.n]
@@ -137,7 +137,7 @@ def _build(key: Any, fresh: list) -> Any:
     return tag(items)
 
 
-def reified(args: tuple, S: State) -> tuple:
+def reified(args: Row, S: State) -> Row:
     """``args`` reified in state ``S``: the answer a producer's state gives, when no constraint store has more to say."""
     s = S.data
     out = list(args)
@@ -157,18 +157,19 @@ class Table:
     __slots__ = ("answers", "keys", "open", "parked", "search")
 
     def __init__(self, search: Search) -> None:
-        self.answers: list = []  # ground answers as terms, open ones (with variables) as _Open
+        self.answers: list[Row | _Open] = []  # ground answers as terms, open ones as _Open
         self.open = False  # whether some answer is open
-        self.keys: set = set()
-        self.parked: list = []  # (consumer, state, continuation)
+        self.keys: set[Row] = set()
+        self.parked: list[tuple[Consume, State, Cont]] = []  # (consumer, state, continuation)
         self.search = search
 
-    def add(self, term: tuple) -> None:
+    def add(self, term: Row) -> None:
         """Record an answer (the reified arguments) if it is new, and wake the parked consumers."""
+        entry: Row | _Open
         key = entry = term
         for a in term:
             if type(a) is not int and type(a) is not str:
-                holes: dict = {}
+                holes: dict[Any, Hole] = {}
                 key = variant_key(term, {}, holes)
                 if holes:
                     entry = _Open(key, len(holes))
@@ -190,10 +191,10 @@ class _Open:
 
     __slots__ = ("holes", "key")
 
-    def __init__(self, key: tuple, holes: int) -> None:
+    def __init__(self, key: Row, holes: int) -> None:
         self.key, self.holes = key, holes
 
-    def term(self) -> tuple:
+    def term(self) -> Row:
         make = Fresh.make_var
         return build(self.key, [make() for _ in range(self.holes)])
 
@@ -211,10 +212,10 @@ class Consume(Goal):
     __slots__ = ("args", "seen", "table")
     search_kind = SCHEDULE
 
-    def __init__(self, table: Table, args: tuple) -> None:
+    def __init__(self, table: Table, args: Row) -> None:
         self.table, self.args, self.seen = table, args, 0
 
-    def schedule(self, S: State, k: tuple | None, search: Search) -> None:
+    def schedule(self, S: State, k: Cont, search: Search) -> None:
         table = self.table
         n = len(table.answers)
         if self.seen < n:
@@ -224,7 +225,7 @@ class Consume(Goal):
             if table.open:
                 answers = [a.term() if type(a) is _Open else a for a in answers]
             S.refs += 1  # the reading's reference; the parked consumer keeps the thread's
-            Rows(args, answers, free_places(args)).schedule(S, k, search)
+            Rows(args, answers, free_places(args)).schedule(S, k, search)  # type: ignore[arg-type]  # terms only: an _Open is read as one above
             self.seen = n
         if len(table.answers) > n:  # answers came while it read (taken into this very table)
             search.later(S, (self, k))
@@ -238,10 +239,10 @@ class Record(Goal):
     __slots__ = ("args", "table")
     search_kind = SCHEDULE
 
-    def __init__(self, table: Table, args: tuple) -> None:
+    def __init__(self, table: Table, args: Row) -> None:
         self.table, self.args = table, args
 
-    def schedule(self, S: State, k: tuple | None, search: Search) -> None:
+    def schedule(self, S: State, k: Cont, search: Search) -> None:
         if S.constraints:
             for term in Tabled.answers(self.args, S):
                 self.table.add(term)
@@ -249,7 +250,7 @@ class Record(Goal):
             self.table.add(reified(self.args, S))
         S.refs -= 1
 
-    def take_rows(self, S: State, places: list, rows: Sequence[tuple], k: tuple | None) -> bool:
+    def take_rows(self, S: State, places: Places, rows: Sequence[Row], k: Cont) -> bool:
         """Record the answers of ``S`` extended by each row's bindings at ``places``, if that is simple.
 
         It is when each argument is known in ``S`` (a number or a string) or is
@@ -258,6 +259,8 @@ class Record(Goal):
         if k is not None:
             return False
         s = S.data
+        answer: list[Any]
+        slots: list[tuple[int, int]]
         answer, slots = [], []  # the answer, and (index in it, position in a row) to fill
         for a in self.args:
             while type(type(a)) is LVarType:  # walk(a, s), inline
@@ -287,16 +290,16 @@ class TabledCall(Goal):
     __slots__ = ("args", "relation")
     search_kind = SCHEDULE
 
-    def __init__(self, relation: Tabled, args: tuple) -> None:
+    def __init__(self, relation: Tabled, args: Row) -> None:
         self.relation, self.args = relation, args
 
-    def schedule(self, S: State, k: tuple | None, search: Search) -> None:
+    def schedule(self, S: State, k: Cont, search: Search) -> None:
         tables = search.tables
         if tables is None:
             tables = search.tables = {}
-        holes: dict = {}
+        holes: dict[Any, Hole] = {}
         key = (self.relation, variant_key(self.args, S.data, holes))
-        table = tables.get(key)
+        table: Table | None = tables.get(key)
         if table is None:
             table = tables[key] = Table(search)
             make = Fresh.make_var
@@ -318,7 +321,10 @@ class Tabled:
     in an answer is enumerated, not lost.
     """
 
-    answers: Callable[[Any, State], Iterable] = staticmethod(lambda args, S: (reified(args, S),))
+    __name__: str
+    answers: Callable[[Any, State], Iterable[Row]] = staticmethod(
+        lambda args, S: (reified(args, S),)
+    )
 
     def __init__(self, fn: Callable[..., Any]) -> None:
         if isinstance(fn, Tabled):
