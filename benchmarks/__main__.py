@@ -58,23 +58,39 @@ QUICK = Plan(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    parser.add_argument("--suite", choices=("queens", "csp", "tabling"), default="queens",
-                        help="N-queens (default), classic constraint problems against peers, or "
-                             "recursive queries over facts (tabling)")
-    parser.add_argument("--quick", action="store_true",
-                        help="small sizes (csp: the 3 smallest problems), one round: checks the "
-                             "suite runs")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--suite",
+        choices=("queens", "csp", "tabling"),
+        default="queens",
+        help="N-queens (default), classic constraint problems against peers, or "
+        "recursive queries over facts (tabling)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small sizes (csp: the 3 smallest problems), one round: checks the suite runs",
+    )
     parser.add_argument("--repeat", type=int, help="rounds (default 3, or 1 with --quick)")
-    parser.add_argument("--timeout", type=float,
-                        help="seconds per run (default 120, or 30 with --quick); queens: before a "
-                             "contender stops growing n")
-    parser.add_argument("--out", default="docs",
-                        help="folder for benchmark.csv and the plots, or csp.csv (default docs)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds per run (default 120, or 30 with --quick); queens: before a "
+        "contender stops growing n",
+    )
+    parser.add_argument(
+        "--out",
+        default="docs",
+        help="folder for benchmark.csv and the plots, or csp.csv (default docs)",
+    )
     parser.add_argument("--no-plot", action="store_true", help="skip the plots")
-    parser.add_argument("--only", metavar="NAMES",
-                        help="run only these contenders (comma-separated; csp: contenders and/or "
-                             "problems)")
+    parser.add_argument(
+        "--only",
+        metavar="NAMES",
+        help="run only these contenders (comma-separated; csp: contenders and/or problems)",
+    )
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
     if repeat < 1:

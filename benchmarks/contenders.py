@@ -12,7 +12,9 @@ import shutil
 from collections.abc import Callable
 
 
-def relqueens_all(model: str = "pairwise", select: str = "leftmost", symmetry: bool = False) -> Callable:
+def relqueens_all(
+    model: str = "pairwise", select: str = "leftmost", symmetry: bool = False
+) -> Callable:
     """``run_all`` of the queens relation through the public API; the count."""
 
     def count(n: int) -> int:
@@ -35,7 +37,9 @@ def relqueens_first(model: str = "compact", select: str = "ff", order: str = "mi
         from relqueens import fd, queenso, run, vars
 
         cols = vars(n)
-        (board,) = run(1, cols, queenso(cols, n, model=model), fd.label(cols, select=select, order=order))
+        (board,) = run(
+            1, cols, queenso(cols, n, model=model), fd.label(cols, select=select, order=order)
+        )
         return tuple(board)
 
     return first
@@ -96,11 +100,14 @@ def bitboard_all(n: int) -> int:
 
 def queens_cnf(n: int) -> list[list[int]]:
     """N-queens as CNF: one queen per row, at most one per row, column and diagonal."""
+
     def v(r: int, c: int) -> int:
         return r * n + c + 1
 
     clauses = [[v(r, c) for c in range(n)] for r in range(n)]
-    lines = [[(r, c) for c in range(n)] for r in range(n)] + [[(r, c) for r in range(n)] for c in range(n)]
+    lines = [[(r, c) for c in range(n)] for r in range(n)] + [
+        [(r, c) for r in range(n)] for c in range(n)
+    ]
     for s in range(2 * n - 1):
         lines.append([(r, s - r) for r in range(n) if 0 <= s - r < n])
         lines.append([(r, r - s + n - 1) for r in range(n) if 0 <= r - s + n - 1 < n])

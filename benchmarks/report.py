@@ -26,28 +26,88 @@ def targets(results: dict) -> list[dict]:
 
     def add(label: str, value: float | None, bound: float, at_most: bool, unit: str = "") -> None:
         met = None if value is None else (value <= bound if at_most else value >= bound)
-        out.append({"target": label, "value": value, "bound": f"{'<=' if at_most else '>='} {bound}{unit}", "met": met})
+        out.append(
+            {
+                "target": label,
+                "value": value,
+                "bound": f"{'<=' if at_most else '>='} {bound}{unit}",
+                "met": met,
+            }
+        )
 
     for n in (10, 11, 12):
-        add(f"1. relqueens / backtracker, all, n={n}",
-            _ratio(median(results, "all", "relqueens", n), median(results, "all", "backtracker", n)), 0.5, True)
-    add("2. relqueens / bitboard, all, n=12",
-        _ratio(median(results, "all", "relqueens", 12), median(results, "all", "bitboard", 12)), 10, True)
+        add(
+            f"1. relqueens / backtracker, all, n={n}",
+            _ratio(
+                median(results, "all", "relqueens", n), median(results, "all", "backtracker", n)
+            ),
+            0.5,
+            True,
+        )
+    add(
+        "2. relqueens / bitboard, all, n=12",
+        _ratio(median(results, "all", "relqueens", 12), median(results, "all", "bitboard", 12)),
+        10,
+        True,
+    )
     for n in (10, 11):
-        add(f"3. core.logic (published) / relqueens, all, n={n}",
-            _ratio(CORE_LOGIC_PUBLISHED[n], median(results, "all", "relqueens", n)), 50, False, "x")
-    add("4. first solution, ff, n=100 (s)", median(results, "first", "relqueens-ff-mid", 100), 0.5, True, " s")
-    add("4. first solution, ff, n=1000 (s)", median(results, "first", "relqueens-ff-mid", 1000), 10, True, " s")
+        add(
+            f"3. core.logic (published) / relqueens, all, n={n}",
+            _ratio(CORE_LOGIC_PUBLISHED[n], median(results, "all", "relqueens", n)),
+            50,
+            False,
+            "x",
+        )
+    add(
+        "4. first solution, ff, n=100 (s)",
+        median(results, "first", "relqueens-ff-mid", 100),
+        0.5,
+        True,
+        " s",
+    )
+    add(
+        "4. first solution, ff, n=1000 (s)",
+        median(results, "first", "relqueens-ff-mid", 1000),
+        10,
+        True,
+        " s",
+    )
     for n in (10, 11, 12):
-        add(f"5. all / symmetry classes, leftmost, n={n}",
-            _ratio(median(results, "all", "relqueens", n), median(results, "all", "relqueens-symmetry", n)), 3, False, "x")
-        add(f"5. all / symmetry classes, ff, n={n}",
-            _ratio(median(results, "all", "relqueens-ff", n), median(results, "all", "relqueens-symmetry-ff", n)), 3, False, "x")
+        add(
+            f"5. all / symmetry classes, leftmost, n={n}",
+            _ratio(
+                median(results, "all", "relqueens", n),
+                median(results, "all", "relqueens-symmetry", n),
+            ),
+            3,
+            False,
+            "x",
+        )
+        add(
+            f"5. all / symmetry classes, ff, n={n}",
+            _ratio(
+                median(results, "all", "relqueens-ff", n),
+                median(results, "all", "relqueens-symmetry-ff", n),
+            ),
+            3,
+            False,
+            "x",
+        )
     for n in (12, 13):
-        add(f"7. count, 1 worker / 2 workers, n={n} (speed-up)",
-            _ratio(median(results, "all", "count-1-worker", n), median(results, "all", "count-2-workers", n)), 1.5, False, "x")
+        add(
+            f"7. count, 1 worker / 2 workers, n={n} (speed-up)",
+            _ratio(
+                median(results, "all", "count-1-worker", n),
+                median(results, "all", "count-2-workers", n),
+            ),
+            1.5,
+            False,
+            "x",
+        )
     lazy = results.get(("lazy", "relqueens", 12))
-    add("6. peak RSS, lazy n=12 (MB)", None if lazy is None else lazy["maxrss_mb"], 150, True, " MB")
+    add(
+        "6. peak RSS, lazy n=12 (MB)", None if lazy is None else lazy["maxrss_mb"], 150, True, " MB"
+    )
     return out
 
 
@@ -90,7 +150,10 @@ def print_report(results: dict, checks: list[dict], out: TextIO) -> None:
         verdict = {True: "met", False: "NOT met", None: "-"}[c["met"]]
         out.write(f"  {c['target']:48} {value:>14}  ({c['bound']})  {verdict}\n")
     problems = agreement(results)
-    out.write("\ncross-check: " + ("all contenders agree\n" if not problems else "\n  " + "\n  ".join(problems) + "\n"))
+    out.write(
+        "\ncross-check: "
+        + ("all contenders agree\n" if not problems else "\n  " + "\n  ".join(problems) + "\n")
+    )
 
 
 def write_csv(results: dict, folder: str) -> Path:
@@ -100,7 +163,18 @@ def write_csv(results: dict, folder: str) -> Path:
         w = csv.writer(f)
         w.writerow(["task", "contender", "n", "median_s", "runs", "result", "valid", "maxrss_mb"])
         for (task, name, n), r in sorted(results.items()):
-            w.writerow([task, name, n, f"{r['median']:.6f}", r["runs"], r["result"], r["valid"], r["maxrss_mb"]])
+            w.writerow(
+                [
+                    task,
+                    name,
+                    n,
+                    f"{r['median']:.6f}",
+                    r["runs"],
+                    r["result"],
+                    r["valid"],
+                    r["maxrss_mb"],
+                ]
+            )
     return path
 
 
@@ -121,11 +195,19 @@ def plot(results: dict, folder: str) -> list[Path]:
             continue
         fig, ax = plt.subplots(figsize=(8, 5))
         for name in names:
-            pts = sorted((n, r["median"]) for (t, nm, n), r in results.items() if t == task and nm == name)
+            pts = sorted(
+                (n, r["median"]) for (t, nm, n), r in results.items() if t == task and nm == name
+            )
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
         if task == "all":
             pts = sorted(CORE_LOGIC_PUBLISHED.items())
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], "k--", marker="x", label="core.logic (published)")
+            ax.plot(
+                [p[0] for p in pts],
+                [p[1] for p in pts],
+                "k--",
+                marker="x",
+                label="core.logic (published)",
+            )
         else:
             ax.set_xscale("log")
         ax.set_yscale("log")

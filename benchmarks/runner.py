@@ -43,7 +43,10 @@ def run_one(task: str, name: str, n: int, timeout: float) -> dict | None:
     try:
         done = subprocess.run(
             [sys.executable, "-m", "benchmarks.worker", name, task, str(n)],
-            capture_output=True, text=True, timeout=timeout, check=True,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=True,
         )
     except subprocess.TimeoutExpired:
         return None
@@ -59,7 +62,12 @@ def run_plan(plan: Plan, *, repeat: int, timeout: float, log: TextIO) -> dict:
     """
     runs: dict[tuple, list[dict]] = {}
     stopped: dict[tuple, int] = {}
-    skipped = {name: why for task in ("all", "first", "lazy") for name in getattr(plan, task) if (why := available(name))}
+    skipped = {
+        name: why
+        for task in ("all", "first", "lazy")
+        for name in getattr(plan, task)
+        if (why := available(name))
+    }
     for name, why in skipped.items():
         log.write(f"skipping {name}: {why}\n")
     for round_no in range(1, repeat + 1):

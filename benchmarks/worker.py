@@ -21,7 +21,11 @@ def non_attacking(board: tuple) -> bool:
     n = len(board)
     return all(
         len(set(values)) == n
-        for values in (board, [r + c for r, c in enumerate(board)], [r - c for r, c in enumerate(board)])
+        for values in (
+            board,
+            [r + c for r, c in enumerate(board)],
+            [r - c for r, c in enumerate(board)],
+        )
     )
 
 

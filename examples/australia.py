@@ -6,8 +6,17 @@ Run it: ``python examples/australia.py``
 from relqueens import fd, run_all, vars
 
 STATES = ["WA", "NT", "SA", "Q", "NSW", "V", "T"]
-BORDERS = [("WA", "NT"), ("WA", "SA"), ("NT", "SA"), ("NT", "Q"), ("SA", "Q"),
-           ("SA", "NSW"), ("SA", "V"), ("Q", "NSW"), ("NSW", "V")]
+BORDERS = [
+    ("WA", "NT"),
+    ("WA", "SA"),
+    ("NT", "SA"),
+    ("NT", "Q"),
+    ("SA", "Q"),
+    ("SA", "NSW"),
+    ("SA", "V"),
+    ("Q", "NSW"),
+    ("NSW", "V"),
+]
 COLOURS = ["red", "green", "blue"]
 
 

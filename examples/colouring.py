@@ -12,9 +12,21 @@ from relqueens import Relation, conde, facts, fd, run, vars
 
 REGIONS = ["YT", "NT", "NU", "BC", "AB", "SK", "MB", "ON", "QC", "NB", "NS", "PE", "NL"]
 BORDERS = [
-    ("YT", "NT"), ("YT", "BC"), ("NT", "BC"), ("NT", "AB"), ("NT", "SK"), ("NT", "NU"),
-    ("NU", "MB"), ("BC", "AB"), ("AB", "SK"), ("SK", "MB"), ("MB", "ON"), ("ON", "QC"),
-    ("QC", "NB"), ("QC", "NL"), ("NB", "NS"),
+    ("YT", "NT"),
+    ("YT", "BC"),
+    ("NT", "BC"),
+    ("NT", "AB"),
+    ("NT", "SK"),
+    ("NT", "NU"),
+    ("NU", "MB"),
+    ("BC", "AB"),
+    ("AB", "SK"),
+    ("SK", "MB"),
+    ("MB", "ON"),
+    ("ON", "QC"),
+    ("QC", "NB"),
+    ("QC", "NL"),
+    ("NB", "NS"),
 ]
 
 border = Relation("border")

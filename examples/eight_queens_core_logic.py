@@ -22,7 +22,9 @@ from relqueens.render import board_text
 
 def queens_logic(n: int) -> tuple:
     """All solutions, as core.logic's ``queens-logic`` finds them."""
-    colvars = [var(f"col-{i}") for i in range(n)]  # (map (fn [i] (l/lvar (str "col-" i))) (range n))
+    colvars = [
+        var(f"col-{i}") for i in range(n)
+    ]  # (map (fn [i] (l/lvar (str "col-" i))) (range n))
     q = var()
     return run_all(  # (l/run* [q] ...)
         q,
@@ -33,7 +35,10 @@ def queens_logic(n: int) -> tuple:
             for i in range(n)
             for j in range(i + 1, n)  # (for [i (range n) j (range (inc i) n)] ...)
             for row_diff, ci, cj in [(j - i, colvars[i], colvars[j])]
-            for goal in (cj != ci + row_diff, ci != cj + row_diff)  # (fd/eq (!= cj (+ ci row-diff))) ...
+            for goal in (
+                cj != ci + row_diff,
+                ci != cj + row_diff,
+            )  # (fd/eq (!= cj (+ ci row-diff))) ...
         ),
         eq(q, colvars),  # (l/== q colvars)
     )
@@ -47,8 +52,12 @@ def queens_pinned(n: int) -> tuple:
         eq(colvars[0], 0),  # the pin, placed first to show that goal order does not matter
         fd.in_(*colvars, fd.interval(0, n - 1)),
         fd.distinct(colvars),
-        *(c for i in range(n) for j in range(i + 1, n)
-          for c in (colvars[j] != colvars[i] + (j - i), colvars[i] != colvars[j] + (j - i))),
+        *(
+            c
+            for i in range(n)
+            for j in range(i + 1, n)
+            for c in (colvars[j] != colvars[i] + (j - i), colvars[i] != colvars[j] + (j - i))
+        ),
     )
 
 
@@ -56,12 +65,14 @@ if __name__ == "__main__":
     outcome = queens_logic(8)
     reference = find_all_solutions(8)
     # [(= (into #{} reference-outcome) (into #{} outcome)) (every? zero? ...) ... (count outcome)]
-    print([
-        set(map(tuple, outcome)) == set(reference),
-        all(quality(b) == 0 for b in reference),
-        all(quality(b) == 0 for b in outcome),
-        len(outcome),
-    ])
+    print(
+        [
+            set(map(tuple, outcome)) == set(reference),
+            all(quality(b) == 0 for b in reference),
+            all(quality(b) == 0 for b in outcome),
+            len(outcome),
+        ]
+    )
     print("(take 1 (queens-logic 8)) ->", outcome[:1])
     print(board_text(outcome[0]))
     print(f"with a queen on a1: {len(queens_pinned(8))} of {len(outcome)}")

@@ -12,9 +12,17 @@ query: two people are of one generation when their parents are.
 from relqueens import Relation, conde, eq, facts, fresh, run, tabled, vars
 
 PARENTS = [  # (parent, child)
-    ("Hugo", "Ada"), ("Hugo", "Bruno"), ("Iris", "Ada"), ("Iris", "Bruno"),
-    ("Ada", "Carla"), ("Ada", "Dario"), ("Bruno", "Elsa"),
-    ("Carla", "Fabio"), ("Elsa", "Gaia"), ("Elsa", "Hans"), ("Dario", "Ines"),
+    ("Hugo", "Ada"),
+    ("Hugo", "Bruno"),
+    ("Iris", "Ada"),
+    ("Iris", "Bruno"),
+    ("Ada", "Carla"),
+    ("Ada", "Dario"),
+    ("Bruno", "Elsa"),
+    ("Carla", "Fabio"),
+    ("Elsa", "Gaia"),
+    ("Elsa", "Hans"),
+    ("Dario", "Ines"),
 ]
 
 parent = Relation("parent")

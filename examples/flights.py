@@ -13,9 +13,18 @@ the table is finite even though the routes can loop.
 from relqueens import Relation, conde, conso, eq, facts, fresh, run, tabled, vars
 
 FLIGHTS = [  # (from, to, fare)
-    ("LIS", "MAD", 60), ("MAD", "LIS", 55), ("MAD", "PAR", 90), ("PAR", "LIS", 120),
-    ("LIS", "PAR", 160), ("PAR", "BER", 80), ("BER", "WAW", 50), ("WAW", "BER", 45),
-    ("BER", "HEL", 140), ("WAW", "HEL", 70), ("HEL", "OSL", 95), ("OSL", "BER", 85),
+    ("LIS", "MAD", 60),
+    ("MAD", "LIS", 55),
+    ("MAD", "PAR", 90),
+    ("PAR", "LIS", 120),
+    ("LIS", "PAR", 160),
+    ("PAR", "BER", 80),
+    ("BER", "WAW", 50),
+    ("WAW", "BER", 45),
+    ("BER", "HEL", 140),
+    ("WAW", "HEL", 70),
+    ("HEL", "OSL", 95),
+    ("OSL", "BER", 85),
     ("ROM", "MAD", 75),
 ]
 
@@ -37,13 +46,17 @@ def routeo(a, b, fare, stops, budget):
     """``stops`` (a tuple of cities from ``a`` to ``b``) is a route costing ``fare``, at most ``budget``."""
     return conde(
         [flight(a, b, fare), eq(stops, (a, b)), fare <= budget],
-        [fresh(lambda via, f1, f2, rest: [
-            flight(a, via, f1),
-            routeo(via, b, f2, rest, budget),
-            fare == f1 + f2,
-            fare <= budget,
-            conso(a, rest, stops),
-        ])],
+        [
+            fresh(
+                lambda via, f1, f2, rest: [
+                    flight(a, via, f1),
+                    routeo(via, b, f2, rest, budget),
+                    fare == f1 + f2,
+                    fare <= budget,
+                    conso(a, rest, stops),
+                ]
+            )
+        ],
     )
 
 
@@ -71,5 +84,7 @@ if __name__ == "__main__":
         else:
             print(f"Lisbon to Helsinki within {budget}: {best[0]} via {' - '.join(best[1])}")
     fare, stops = vars(2)
-    print(len(run(0, (fare, stops), routeo("LIS", "HEL", fare, stops, 500))),
-          "routes from Lisbon to Helsinki within 500, loops included")
+    print(
+        len(run(0, (fare, stops), routeo("LIS", "HEL", fare, stops, 500))),
+        "routes from Lisbon to Helsinki within 500, loops included",
+    )

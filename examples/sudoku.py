@@ -13,30 +13,10 @@ from pathlib import Path
 from relqueens import SearchTrace, eq, fd, run, vars
 from relqueens.stepper import Grid, stepper_html
 
-PUZZLE = (
-    "53..7...."
-    "6..195..."
-    ".98....6."
-    "8...6...3"
-    "4..8.3..1"
-    "7...2...6"
-    ".6....28."
-    "...419..5"
-    "....8..79"
-)
+PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
 
-TRICKY = (
-    "..9748..."
-    "7........"
-    ".2.1.9..."
-    "..7...24."
-    ".64.1.59."
-    ".98...3.."
-    "...8.3.2."
-    "........6"
-    "...2759.."
-)
+TRICKY = "..9748...7.........2.1.9.....7...24..64.1.59..98...3.....8.3.2.........6...2759.."
 
 
 def parse(text: str) -> list[int | None]:
@@ -50,7 +30,9 @@ def parse(text: str) -> list[int | None]:
     return [None if ch in ".0" else int(ch) for ch in cells]
 
 
-def solve(text: str, limit: int = 2, trace: SearchTrace | None = None, units: dict | None = None) -> tuple:
+def solve(
+    text: str, limit: int = 2, trace: SearchTrace | None = None, units: dict | None = None
+) -> tuple:
     """Up to ``limit`` solutions (two, to tell a unique puzzle from an ambiguous one).
 
     A ``trace`` records the search; ``units``, when given, is filled with
@@ -58,12 +40,18 @@ def solve(text: str, limit: int = 2, trace: SearchTrace | None = None, units: di
     """
     givens = parse(text)
     cells = vars(81)
-    rows = [cells[r * 9:(r + 1) * 9] for r in range(9)]
+    rows = [cells[r * 9 : (r + 1) * 9] for r in range(9)]
     cols = [cells[c::9] for c in range(9)]
-    boxes = [[cells[(br + r) * 9 + bc + c] for r in range(3) for c in range(3)]
-             for br in (0, 3, 6) for bc in (0, 3, 6)]
-    distinct = {fd.distinct(unit): kind for kind, group in (("row", rows), ("column", cols), ("box", boxes))
-                for unit in group}
+    boxes = [
+        [cells[(br + r) * 9 + bc + c] for r in range(3) for c in range(3)]
+        for br in (0, 3, 6)
+        for bc in (0, 3, 6)
+    ]
+    distinct = {
+        fd.distinct(unit): kind
+        for kind, group in (("row", rows), ("column", cols), ("box", boxes))
+        for unit in group
+    }
     if units is not None:
         units.update(distinct, cells=cells)
     return run(
@@ -83,15 +71,17 @@ def step_page(text: str) -> str:
     if not trace.nodes:
         raise ValueError("propagation alone solves this puzzle: there is no search to step through")
     shown = [cell if given is None else given for cell, given in zip(units["cells"], parse(text))]
-    grid = Grid([shown[r * 9:(r + 1) * 9] for r in range(9)], values=range(1, 10), kind=units.get, box=3)
+    grid = Grid(
+        [shown[r * 9 : (r + 1) * 9] for r in range(9)], values=range(1, 10), kind=units.get, box=3
+    )
     return stepper_html(trace, layout=grid, title="Sudoku, step by step")
 
 
 def grid(values: list[int]) -> str:
     lines = []
     for r in range(9):
-        row = values[r * 9:(r + 1) * 9]
-        lines.append(" ".join("".join(map(str, row[c:c + 3])) for c in (0, 3, 6)))
+        row = values[r * 9 : (r + 1) * 9]
+        lines.append(" ".join("".join(map(str, row[c : c + 3])) for c in (0, 3, 6)))
         if r in (2, 5):
             lines.append("")
     return "\n".join(lines)
@@ -99,8 +89,12 @@ def grid(values: list[int]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Solve a Sudoku with relqueens' FD layer.")
-    parser.add_argument("puzzle", nargs="?", help="81 characters: digits for givens, '.' or '0' for blanks")
-    parser.add_argument("--step", metavar="FILE", help="write a page that replays the search step by step")
+    parser.add_argument(
+        "puzzle", nargs="?", help="81 characters: digits for givens, '.' or '0' for blanks"
+    )
+    parser.add_argument(
+        "--step", metavar="FILE", help="write a page that replays the search step by step"
+    )
     args = parser.parse_args()
     try:
         if args.step:

@@ -11,7 +11,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_quick_benchmark_runs_and_cross_checks(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks", "--quick", "--no-plot", "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     assert "cross-check: all contenders agree" in done.stdout
@@ -27,6 +30,9 @@ def test_quick_benchmark_runs_and_cross_checks(tmp_path):
 def test_worker_measures_one_run():
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.worker", "relqueens", "all", "6"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert '"result": 4' in done.stdout and '"valid": true' in done.stdout

@@ -15,13 +15,19 @@ from traces import domains_after
 
 from relqueens.cli import main
 
-BROWSER = next((b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
+BROWSER = next(
+    (b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None
+)
 if BROWSER is None and os.environ.get("CI"):
     raise RuntimeError("CI must have Chromium: .ci/run installs Debian's chromium package")
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-pytestmark = pytest.mark.skipif(BROWSER is None, reason="Chromium is not installed here (.ci/run installs it)")
+pytestmark = pytest.mark.skipif(
+    BROWSER is None, reason="Chromium is not installed here (.ci/run installs it)"
+)
 
-SCREENSHOTS = runpy.run_path(str(Path(__file__).resolve().parent.parent / "scripts" / "screenshots.py"))
+SCREENSHOTS = runpy.run_path(
+    str(Path(__file__).resolve().parent.parent / "scripts" / "screenshots.py")
+)
 FLAGS = SCREENSHOTS["FLAGS"]
 
 
@@ -29,7 +35,10 @@ def chromium(tmp_path, *args):
     profile = tmp_path / "profile"
     result = subprocess.run(
         [BROWSER, *FLAGS, f"--user-data-dir={profile}", *args],
-        capture_output=True, text=True, timeout=120, check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     return result.stdout
 
@@ -46,8 +55,8 @@ def png_pixels(path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, width = 8, b"", None
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
             assert depth == 8 and colour in (2, 6)
@@ -60,7 +69,7 @@ def png_pixels(path):
     rows, prev = [], bytearray(stride)
     for y in range(height):
         f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for x in range(stride):
             a = line[x - bpp] if x >= bpp else 0
             b = prev[x]
@@ -75,7 +84,7 @@ def png_pixels(path):
                 p = a + b - c
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([tuple(line[i:i + 3]) for i in range(0, stride, bpp)])
+        rows.append([tuple(line[i : i + 3]) for i in range(0, stride, bpp)])
         prev = line
     return rows
 
@@ -101,7 +110,10 @@ def test_screenshot_is_a_chessboard_not_a_blank(tmp_path):
     shot = tmp_path / "g8.png"
     chromium(tmp_path, "--window-size=900,700", f"--screenshot={shot}", page.as_uri())
     pixels = [p for row in png_pixels(shot) for p in row]
-    share = {colour: pixels.count(colour) / len(pixels) for colour in ((0x76, 0x96, 0x56), (0xEE, 0xEE, 0xD2))}
+    share = {
+        colour: pixels.count(colour) / len(pixels)
+        for colour in ((0x76, 0x96, 0x56), (0xEE, 0xEE, 0xD2))
+    }
     assert all(s > 0.05 for s in share.values()), share
     assert len(set(pixels)) > 20
 
@@ -133,7 +145,9 @@ ATTR = re.compile(r'([\w-]+)="([^"]*)"')
 
 def stepped(tmp_path, page, keys, budget=5000):
     """Open a stepper page, press ``keys`` (the page's test hook), and read back what it shows."""
-    dom = chromium(tmp_path, f"--virtual-time-budget={budget}", "--dump-dom", f"{page.as_uri()}#press={keys}")
+    dom = chromium(
+        tmp_path, f"--virtual-time-budget={budget}", "--dump-dom", f"{page.as_uri()}#press={keys}"
+    )
     squares = {}
     for tag in re.findall(r'<rect class="sq[^>]*>', dom):
         a = dict(ATTR.findall(tag))
@@ -149,8 +163,14 @@ def stepped(tmp_path, page, keys, budget=5000):
     }
     counters = dict(re.findall(r'<span id="([\w-]+)">(\d*)</span>', dom))
     message = re.search(r'<p id="message"[^>]*>([^<]*)</p>', dom).group(1)
-    return {"squares": squares, "queens": queens, "domains": domains, "counters": counters, "message": message,
-            "dom": dom}
+    return {
+        "squares": squares,
+        "queens": queens,
+        "domains": domains,
+        "counters": counters,
+        "message": message,
+        "dom": dom,
+    }
 
 
 def expected(trace, rows, phase, node_id):
@@ -164,7 +184,10 @@ def expected(trace, rows, phase, node_id):
     else:
         doms = domains_after(trace, node)
     before = {r: doms[v] for r, v in enumerate(rows)}
-    shown = {r: set() if v is node.emptied and phase != CHOOSE else d for r, (v, d) in enumerate(zip(rows, before.values()))}
+    shown = {
+        r: set() if v is node.emptied and phase != CHOOSE else d
+        for r, (v, d) in enumerate(zip(rows, before.values()))
+    }
     return shown, before
 
 
@@ -202,11 +225,17 @@ def test_stepper_keys_step_through_the_trace(tmp_path):
     trace, names = queens_trace(8)
     order, rows = steps(trace), list(names)
     ninth_choice = [s for s, (phase, _) in enumerate(order) if phase == CHOOSE][8]
-    for keys, k in (("ArrowRight*7", 7), ("ArrowRight*40,ArrowLeft*3", 37), ("ArrowDown*9,ArrowRight", ninth_choice + 1)):
+    for keys, k in (
+        ("ArrowRight*7", 7),
+        ("ArrowRight*40,ArrowLeft*3", 37),
+        ("ArrowDown*9,ArrowRight", ninth_choice + 1),
+    ):
         shown = stepped(tmp_path, page, keys)
         assert shown["counters"]["step"] == str(k)
         check_board(shown, *expected(trace, rows, *order[k]))
-        assert shown["counters"]["choices"] == str(sum(phase == CHOOSE for phase, _ in order[: k + 1]))
+        assert shown["counters"]["choices"] == str(
+            sum(phase == CHOOSE for phase, _ in order[: k + 1])
+        )
 
 
 def test_stepper_next_solution_and_the_end(tmp_path):
@@ -221,7 +250,9 @@ def test_stepper_next_solution_and_the_end(tmp_path):
     end = stepped(tmp_path, page, "End")
     assert end["counters"]["solutions"] == end["counters"]["solutions-total"] == "92"
     assert end["counters"]["choices"] == "636" and end["counters"]["dead"] == "306"
-    assert end["counters"]["ml-choices-total"] == "2056" and end["counters"]["ml-dead-total"] == "644"
+    assert (
+        end["counters"]["ml-choices-total"] == "2056" and end["counters"]["ml-dead-total"] == "644"
+    )
     assert "End of the replay: 92 solutions" in end["message"]
 
 
@@ -230,7 +261,9 @@ def test_stepper_plays_to_the_end(tmp_path):
     assert main(["step", "6", "--html", str(page)]) == 0
     shown = stepped(tmp_path, page, "+*3,Space", budget=30000)
     assert shown["counters"]["step"] == shown["counters"]["step-total"]
-    assert shown["counters"]["solutions"] == "4" and re.search(r'<button id="play"[^>]*>play<', shown["dom"])
+    assert shown["counters"]["solutions"] == "4" and re.search(
+        r'<button id="play"[^>]*>play<', shown["dom"]
+    )
 
 
 def test_stepper_dead_ends_pins_and_symmetry(tmp_path):
@@ -245,10 +278,18 @@ def test_stepper_dead_ends_pins_and_symmetry(tmp_path):
     assert start["queens"][0] == (0, "pinned")
     assert {why for (r, _), (_, why) in start["squares"].items() if r == 0 and why} == {"pin"}
     check_board(start, *expected(trace, rows, *order[0]), pins={0}, symmetry=True)
-    dead = next(s for s, (phase, k) in enumerate(order) if phase == PROPAGATE and trace.nodes[k].emptied is not None)
+    dead = next(
+        s
+        for s, (phase, k) in enumerate(order)
+        if phase == PROPAGATE and trace.nodes[k].emptied is not None
+    )
     shown = stepped(tmp_path, page, f"ArrowRight*{dead}")
     check_board(shown, *expected(trace, rows, *order[dead]), pins={0}, symmetry=True)
-    assert "Dead end" in shown["message"] and 'class="dead"' in shown["dom"] and 'data-state="dead"' in shown["dom"]
+    assert (
+        "Dead end" in shown["message"]
+        and 'class="dead"' in shown["dom"]
+        and 'data-state="dead"' in shown["dom"]
+    )
 
 
 def test_stepper_hostile_title_is_escaped(tmp_path):
@@ -264,11 +305,16 @@ def test_stepper_hostile_title_is_escaped(tmp_path):
 def test_sudoku_stepper_cells_shrink(tmp_path):
     page = tmp_path / "sudoku.html"
     done = subprocess.run(
-        [sys.executable, str(EXAMPLES / "sudoku.py"), "--step", str(page)], capture_output=True, text=True, check=True
+        [sys.executable, str(EXAMPLES / "sudoku.py"), "--step", str(page)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert "wrote" in done.stdout
     shown = stepped(tmp_path, page, "ArrowRight*2")
-    cells = re.findall(r'<div class="cell[^"]*" data-var="(\d+)"[^>]*data-state="(\w+)"', shown["dom"])
+    cells = re.findall(
+        r'<div class="cell[^"]*" data-var="(\d+)"[^>]*data-state="(\w+)"', shown["dom"]
+    )
     assert len(cells) == 81 and {s for _, s in cells} <= {"fixed", "open", "dead"}
     fresh = [dict(ATTR.findall(tag)) for tag in re.findall(r"<i [^>]*fresh[^>]*>", shown["dom"])]
     assert fresh and {a["title"] for a in fresh} <= {"row", "column", "box"}
@@ -281,5 +327,7 @@ def test_screenshot_script_draws_the_gallery_and_the_stepper(tmp_path):
     gallery, stepper = SCREENSHOTS["main"](tmp_path / "shots")
     for png in (gallery, stepper):
         pixels = [p for row in png_pixels(png) for p in row]
-        assert len(set(pixels)) > 20 and pixels.count((0xEE, 0xEE, 0xD2)) / len(pixels) > 0.01, png.name
+        assert len(set(pixels)) > 20 and pixels.count((0xEE, 0xEE, 0xD2)) / len(pixels) > 0.01, (
+            png.name
+        )
     assert (gallery.name, stepper.name) == ("gallery.png", "stepper.png")

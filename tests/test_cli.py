@@ -35,7 +35,11 @@ def test_large_boards_do_not_hang():
     code, out, _ = run_cli("solve", "300", "--format", "json")
     board = json.loads(out)["solutions"][0]
     assert code == 0 and sorted(board) == list(range(300))
-    assert len({r + c for r, c in enumerate(board)}) == len({r - c for r, c in enumerate(board)}) == 300
+    assert (
+        len({r + c for r, c in enumerate(board)})
+        == len({r - c for r, c in enumerate(board)})
+        == 300
+    )
 
 
 def test_solve_unicode_and_coordinates():
@@ -96,11 +100,17 @@ def test_help_everywhere(argv):
 
 
 def test_console_script_end_to_end():
-    exe = shutil.which("relqueens", path=os.path.dirname(sys.executable)) or shutil.which("relqueens")
+    exe = shutil.which("relqueens", path=os.path.dirname(sys.executable)) or shutil.which(
+        "relqueens"
+    )
     assert exe, "the relqueens console script is installed with the package"
     ok = subprocess.run([exe, "solve", "6", "--count"], capture_output=True, text=True)
     assert ok.returncode == 0 and ok.stdout == "4\n"
-    bad = subprocess.run([exe, "solve", "8", "--pin", "a1", "--pin", "a1", "--pin", "b1"], capture_output=True, text=True)
+    bad = subprocess.run(
+        [exe, "solve", "8", "--pin", "a1", "--pin", "a1", "--pin", "b1"],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 

@@ -32,7 +32,9 @@ def pool():
 def dask_executor():
     distributed = pytest.importorskip("distributed")
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, dashboard_address=":0"
+        ) as cluster,
         distributed.Client(cluster) as client,
     ):
         yield client.get_executor()
@@ -47,13 +49,18 @@ def test_in_process_counts(mirror):
 @pytest.mark.parametrize("mirror", [False, True])
 def test_two_worker_pool_counts(pool, mirror):
     for n in range(1, 12):
-        assert count(n, split_rows=min(2, n), executor=pool, mirror=mirror).total == A000170[n - 1], n
+        assert (
+            count(n, split_rows=min(2, n), executor=pool, mirror=mirror).total == A000170[n - 1]
+        ), n
 
 
 @pytest.mark.parametrize("mirror", [False, True])
 def test_dask_local_cluster_counts(dask_executor, mirror):
     for n in range(1, 12):
-        assert count(n, split_rows=min(2, n), executor=dask_executor, mirror=mirror).total == A000170[n - 1], n
+        assert (
+            count(n, split_rows=min(2, n), executor=dask_executor, mirror=mirror).total
+            == A000170[n - 1]
+        ), n
 
 
 def test_split_depths_and_mirror_halve_the_work():
@@ -62,7 +69,9 @@ def test_split_depths_and_mirror_halve_the_work():
     plain, mirrored = count(10, split_rows=2), count(10, split_rows=2, mirror=True)
     assert plain.total == mirrored.total == 724
     assert mirrored.subproblems * 2 <= plain.subproblems + 10
-    assert count(9, split_rows=1, mirror=True).subproblems == 5  # columns 0..3, twice; column 4 once
+    assert (
+        count(9, split_rows=1, mirror=True).subproblems == 5
+    )  # columns 0..3, twice; column 4 once
 
 
 def test_subproblems_are_the_relation_with_rows_pinned():
@@ -152,8 +161,17 @@ def test_cli_count_in_process_pool_and_dask(capsys):
 def test_killing_a_run_and_resuming_loses_nothing(tmp_path):
     """SIGTERM midway; the rerun with the same arguments finishes with the exact total."""
     ckpt = tmp_path / "kill.sqlite"
-    cmd = [sys.executable, "-c", "from relqueens.cli import entry_point; entry_point()",
-           "count", "13", "--split", "3", "--checkpoint", str(ckpt)]
+    cmd = [
+        sys.executable,
+        "-c",
+        "from relqueens.cli import entry_point; entry_point()",
+        "count",
+        "13",
+        "--split",
+        "3",
+        "--checkpoint",
+        str(ckpt),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     recorded = 0
@@ -171,7 +189,9 @@ def test_killing_a_run_and_resuming_loses_nothing(tmp_path):
     assert proc.returncode == 130 and "resume" in err
     before = sqlite3.connect(ckpt).execute("SELECT COUNT(*) FROM done").fetchone()[0]
     assert before >= recorded
-    again = subprocess.run(cmd + ["--format", "json"], capture_output=True, text=True, timeout=300, check=True)
+    again = subprocess.run(
+        cmd + ["--format", "json"], capture_output=True, text=True, timeout=300, check=True
+    )
     import json
 
     summary = json.loads(again.stdout)
@@ -196,5 +216,7 @@ def test_progress_bar_on_a_terminal_shows_at_once_and_ends_full():
     bar.close()
     shown = tty.getvalue()
     assert result.total == 92
-    assert seen[1].count(f"0/{result.subproblems}") == 1  # the bar was there before the first sub-problem ended
+    assert (
+        seen[1].count(f"0/{result.subproblems}") == 1
+    )  # the bar was there before the first sub-problem ended
     assert f"{result.subproblems}/{result.subproblems}" in shown and "sub-problems/s" in shown

@@ -24,7 +24,11 @@ def test_quick_csp_suite_checks_every_relqueens_answer(tmp_path, csp):
     quick = csp("problems").QUICK
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks", "--suite", "csp", "--quick", "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     for name in quick:

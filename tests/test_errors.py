@@ -46,7 +46,9 @@ def test_chained_comparison_is_refused():
         0 <= x < 8  # noqa: B015
 
 
-@pytest.mark.parametrize("n, exc", [(-1, ValueError), (1.5, TypeError), ("3", TypeError), (True, TypeError)])
+@pytest.mark.parametrize(
+    "n, exc", [(-1, ValueError), (1.5, TypeError), ("3", TypeError), (True, TypeError)]
+)
 def test_bad_n_in_run(n, exc):
     with pytest.raises(exc, match="run's n"):
         run(n, x, fd.in_(x, interval(0, 1)))
@@ -88,7 +90,9 @@ def test_huge_constants_do_not_blow_up():
     assert run_all((x, y), fd.in_(x, y, interval(0, 3)), fd.times(x, y, 10**30)) == ()
     # y's implied domain is far too wide for a bitset: it is kept as bounds
     big = 10**20
-    assert run_all((x, y), fd.in_(x, interval(0, 3)), x * big == y) == tuple((k, k * big) for k in range(4))
+    assert run_all((x, y), fd.in_(x, interval(0, 3)), x * big == y) == tuple(
+        (k, k * big) for k in range(4)
+    )
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,10 @@ def test_send_more_money_is_unique_and_adds_up():
 
 def test_send_more_money_script_prints_the_sum():
     out = subprocess.run(
-        [sys.executable, str(EXAMPLES / "send_more_money.py")], capture_output=True, text=True, check=True
+        [sys.executable, str(EXAMPLES / "send_more_money.py")],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert "  9567\n+ 1085\n------\n 10652" in out
     assert "1 solution(s)" in out
@@ -25,7 +28,10 @@ def test_send_more_money_script_prints_the_sum():
 
 def run_example(*parts, args=()):
     return subprocess.run(
-        [sys.executable, str(EXAMPLES.joinpath(*parts)), *args], capture_output=True, text=True, timeout=600
+        [sys.executable, str(EXAMPLES.joinpath(*parts)), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 
@@ -49,7 +55,7 @@ def test_sudoku_example():
     assert done.returncode == 0 and "534 678 912" in done.stdout and "unique" in done.stdout
     mod = runpy.run_path(str(EXAMPLES / "sudoku.py"))
     (grid,) = mod["solve"](mod["PUZZLE"], limit=5)
-    rows = [grid[r * 9:(r + 1) * 9] for r in range(9)]
+    rows = [grid[r * 9 : (r + 1) * 9] for r in range(9)]
     assert all(sorted(r) == list(range(1, 10)) for r in rows)
     assert all(sorted(c) == list(range(1, 10)) for c in zip(*rows))
     blank = "." * 81
@@ -86,9 +92,16 @@ def test_compare_core_logic_python_side():
     """Runs both sides where Clojure and core.logic are set up; always the Python side, exit 0."""
     done = run_example("compare_core_logic", "compare.py", args=["4", "5", "6", "8"])
     assert done.returncode == 0, done.stderr
-    counts = {int(line.split()[0]): int(line.split()[1]) for line in done.stdout.splitlines()
-              if line.strip() and line.split()[0].isdigit()}
+    counts = {
+        int(line.split()[0]): int(line.split()[1])
+        for line in done.stdout.splitlines()
+        if line.strip() and line.split()[0].isdigit()
+    }
     assert counts == {4: 2, 5: 10, 6: 4, 8: 92}
     if "skipped" not in done.stdout:  # the Clojure side ran: the sets must agree
-        rows = [line.split() for line in done.stdout.splitlines() if line.strip() and line.split()[0].isdigit()]
+        rows = [
+            line.split()
+            for line in done.stdout.splitlines()
+            if line.strip() and line.split()[0].isdigit()
+        ]
         assert all(row[5] == "True" for row in rows)

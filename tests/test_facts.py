@@ -116,7 +116,10 @@ def test_fd_constraints_posted_after_the_fact_goal_propagate():
     edge = Relation("edge")
     facts(edge, (1, 5), (2, 7), (3, 4))
     x, y = vars(2)
-    assert run(0, (x, y), edge(x, y), fd.in_(x, y, fd.interval(0, 9)), y - x > 3) == ((1, 5), (2, 7))
+    assert run(0, (x, y), edge(x, y), fd.in_(x, y, fd.interval(0, 9)), y - x > 3) == (
+        (1, 5),
+        (2, 7),
+    )
 
 
 def test_facts_added_later_are_seen_by_the_next_query():
@@ -131,7 +134,9 @@ def test_facts_added_later_are_seen_by_the_next_query():
 def test_bad_facts_are_named():
     r = Relation("r")
     fact(r, 1, 2)
-    with pytest.raises(ValueError, match=r"r: the row \(3, 4, 5\) has 3 values, but the rows of r have 2"):
+    with pytest.raises(
+        ValueError, match=r"r: the row \(3, 4, 5\) has 3 values, but the rows of r have 2"
+    ):
         facts(r, (3, 4), (3, 4, 5))
     assert r.rows == [(1, 2)]  # nothing of a bad batch is added
     with pytest.raises(TypeError, match=r"the row \(1, \[2\]\) holds \[2\], which is unhashable"):

@@ -35,7 +35,9 @@ from relqueens.squares import PinError
 
 counting = importlib.import_module("relqueens.count")  # the module: relqueens.count is the function
 COMMAND = [sys.executable, "-m", "relqueens"]
-linux = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads processes from /proc")
+linux = pytest.mark.skipif(
+    not os.path.exists("/proc/self/stat"), reason="reads processes from /proc"
+)
 
 
 def relqueens(*argv, **options):
@@ -111,8 +113,11 @@ def test_past_a_commands_limit_is_one_line_at_once(argv, tmp_path):
     limit = 3_000_000_000  # the issue's ulimit -v 3000000
 
     started = time.monotonic()
-    status, out, err = relqueens(*argv, cwd=tmp_path,
-                                 preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    status, out, err = relqueens(
+        *argv,
+        cwd=tmp_path,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
+    )
     assert status == 2 and one_line(err) and "at most" in err, err
     assert out == "" and time.monotonic() - started < 30
     assert not (tmp_path / "x.html").exists()
@@ -152,7 +157,9 @@ def test_running_out_of_memory_is_one_line_and_status_1():
         "resource.setrlimit(resource.RLIMIT_AS, (size + 30 * 2**20, resource.RLIM_INFINITY))\n"
         "cli.entry_point()\n"
     )
-    done = subprocess.run([sys.executable, "-c", code, "solve", "1000"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", code, "solve", "1000"], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 1 and one_line(done.stderr) and "out of memory" in done.stderr
 
 
@@ -163,7 +170,9 @@ def test_memory_error_anywhere_is_one_line(monkeypatch):
     monkeypatch.setattr("relqueens.cli.iter_queens", greedy)
     out, err = io.StringIO(), io.StringIO()
     assert main(["render", "8", "--html", "x.html"], out, err) == 1
-    assert err.getvalue() == "relqueens render: error: out of memory; try a smaller N (or --limit)\n"
+    assert (
+        err.getvalue() == "relqueens render: error: out of memory; try a smaller N (or --limit)\n"
+    )
 
 
 def test_all_boards_as_json_are_streamed_and_valid():
@@ -202,8 +211,12 @@ def test_a_signal_while_the_command_starts_is_quiet(signum):
     subprocess.run([sys.executable, "-c", "pass"], check=True)
     python = 3 * (time.monotonic() - started)
     for delay in (python, python + 0.03, python + 0.06, python + 0.1, python + 0.2):
-        proc = subprocess.Popen([script, "solve", "13", "--count"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [script, "solve", "13", "--count"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(delay)
         proc.send_signal(signum)
         _, err = proc.communicate(timeout=60)
@@ -211,11 +224,15 @@ def test_a_signal_while_the_command_starts_is_quiet(signum):
         assert proc.returncode in (130, -signum), (delay, proc.returncode, err)
 
 
-@pytest.mark.parametrize("stop", [
-    lambda proc: proc.send_signal(signal.SIGTERM),
-    lambda proc: proc.send_signal(signal.SIGINT),
-    lambda proc: os.killpg(proc.pid, signal.SIGINT),  # Ctrl-C on a terminal: the whole group
-], ids=["SIGTERM", "SIGINT", "Ctrl-C"])
+@pytest.mark.parametrize(
+    "stop",
+    [
+        lambda proc: proc.send_signal(signal.SIGTERM),
+        lambda proc: proc.send_signal(signal.SIGINT),
+        lambda proc: os.killpg(proc.pid, signal.SIGINT),  # Ctrl-C on a terminal: the whole group
+    ],
+    ids=["SIGTERM", "SIGINT", "Ctrl-C"],
+)
 def test_stopping_the_parent_stops_its_workers(stop):
     proc = start("count", "14", "--workers", "2", start_new_session=True)
     workers = poll(lambda: len(children(proc.pid)) >= 2 and children(proc.pid))
@@ -233,8 +250,12 @@ def test_ctrl_c_stops_a_local_dask_cluster_in_one_line(tmp_path):
     poll(lambda: recorded(ckpt) >= 1, timeout=120)  # the cluster is up and counting
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and err == f"\nrelqueens: interrupted; finished sub-problems are in {ckpt}: " \
+    assert (
+        proc.returncode == 130
+        and err
+        == f"\nrelqueens: interrupted; finished sub-problems are in {ckpt}: "
         "run the same command to resume\n"
+    )
 
 
 # 3. A dead worker does not sink the run
@@ -244,7 +265,18 @@ def test_ctrl_c_stops_a_local_dask_cluster_in_one_line(tmp_path):
 @pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGTERM])
 def test_a_killed_worker_is_replaced_and_the_count_is_exact(tmp_path, kill):
     ckpt = tmp_path / "c.sqlite"
-    proc = start("count", "12", "--split", "3", "--workers", "2", "--checkpoint", str(ckpt), "--format", "json")
+    proc = start(
+        "count",
+        "12",
+        "--split",
+        "3",
+        "--workers",
+        "2",
+        "--checkpoint",
+        str(ckpt),
+        "--format",
+        "json",
+    )
     poll(lambda: recorded(ckpt) >= 3)
     victim = children(proc.pid)[0]
     os.kill(victim, kill)
@@ -281,7 +313,9 @@ def _crash_once(n, prefix, marker):
 
 
 def test_a_broken_pool_is_replaced_without_using_retries(tmp_path, monkeypatch, pool_sizes):
-    monkeypatch.setattr(counting, "count_subproblem", partial(_crash_once, marker=str(tmp_path / "m")))
+    monkeypatch.setattr(
+        counting, "count_subproblem", partial(_crash_once, marker=str(tmp_path / "m"))
+    )
     result = count(10, split_rows=2, workers=2, retries=0)
     assert result.total == 724 and result.computed == result.subproblems
     assert pool_sizes == [2, 2]  # the first pool broke, a second one finished
@@ -348,7 +382,9 @@ def test_a_link_is_followed_and_a_pipe_written_in_place(tmp_path):
 
 
 def test_svg_files_are_written_atomically_too(tmp_path):
-    status, _, err = relqueens("render", "6", "--svg", str(tmp_path / "s"), preexec_fn=_file_size_limit(2_000))
+    status, _, err = relqueens(
+        "render", "6", "--svg", str(tmp_path / "s"), preexec_fn=_file_size_limit(2_000)
+    )
     assert status == 2 and one_line(err) and "File too large" in err
     assert not [p for p in os.listdir(tmp_path / "s") if p.endswith(".tmp")]
 
@@ -368,6 +404,7 @@ def test_force_draws_a_large_gallery(tmp_path, capsys):
 @pytest.fixture
 def permissions(tmp_path):
     """A preexec_fn under which the child respects file modes, even as root; skip where none works."""
+
     def drop_dac_capabilities():
         libc = ctypes.CDLL(None, use_errno=True)
         for cap in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, from the bounding set
@@ -378,8 +415,11 @@ def permissions(tmp_path):
     probe = tmp_path / ".probe"
     probe.touch(mode=0o444)
     try:
-        denied = subprocess.run([sys.executable, "-c", f"open({str(probe)!r}, 'w')"], preexec_fn=preexec,
-                                capture_output=True).returncode
+        denied = subprocess.run(
+            [sys.executable, "-c", f"open({str(probe)!r}, 'w')"],
+            preexec_fn=preexec,
+            capture_output=True,
+        ).returncode
     except subprocess.SubprocessError:
         denied = 0
     probe.unlink()
@@ -390,7 +430,12 @@ def permissions(tmp_path):
 
 def _half_done(path):
     """A checkpoint of ``count 9 --split 2`` with some sub-problems left."""
-    assert main(["count", "9", "--split", "2", "--checkpoint", str(path)], io.StringIO(), io.StringIO()) == 0
+    assert (
+        main(
+            ["count", "9", "--split", "2", "--checkpoint", str(path)], io.StringIO(), io.StringIO()
+        )
+        == 0
+    )
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("DELETE FROM done WHERE rowid % 2 = 0")
 
@@ -399,7 +444,9 @@ def test_a_read_only_checkpoint_with_work_left_is_one_line(tmp_path, permissions
     ckpt = tmp_path / "ro.sqlite"
     _half_done(ckpt)
     os.chmod(ckpt, 0o444)
-    status, _, err = relqueens("count", "9", "--split", "2", "--checkpoint", str(ckpt), preexec_fn=permissions)
+    status, _, err = relqueens(
+        "count", "9", "--split", "2", "--checkpoint", str(ckpt), preexec_fn=permissions
+    )
     assert status == 2 and one_line(err) and "read-only" in err and str(ckpt) in err
 
 
@@ -407,7 +454,10 @@ def test_a_read_only_finished_checkpoint_still_answers(tmp_path, permissions):
     ckpt = tmp_path / "done.sqlite"
     assert main(["count", "9", "--checkpoint", str(ckpt)], io.StringIO(), io.StringIO()) == 0
     os.chmod(ckpt, 0o444)
-    assert relqueens("count", "9", "--checkpoint", str(ckpt), preexec_fn=permissions)[:2] == (0, "352\n")
+    assert relqueens("count", "9", "--checkpoint", str(ckpt), preexec_fn=permissions)[:2] == (
+        0,
+        "352\n",
+    )
 
 
 def test_a_checkpoint_in_an_unwritable_folder_is_one_line(tmp_path, permissions):
@@ -417,8 +467,15 @@ def test_a_checkpoint_in_an_unwritable_folder_is_one_line(tmp_path, permissions)
     os.chmod(folder, 0o555)
     try:
         for name in ("new.sqlite", "old.sqlite"):
-            status, _, err = relqueens("count", "9", "--split", "2", "--checkpoint", str(folder / name),
-                                       preexec_fn=permissions)
+            status, _, err = relqueens(
+                "count",
+                "9",
+                "--split",
+                "2",
+                "--checkpoint",
+                str(folder / name),
+                preexec_fn=permissions,
+            )
             assert status == 2 and one_line(err) and "not a relqueens checkpoint" not in err, err
             assert "folder" in err
     finally:
@@ -431,7 +488,12 @@ def test_a_checkpoint_locked_past_sqlites_wait_is_one_line(tmp_path):
     with contextlib.closing(sqlite3.connect(ckpt, isolation_level=None)) as holder:
         holder.execute("BEGIN EXCLUSIVE")
         status, _, err = relqueens("count", "9", "--split", "2", "--checkpoint", str(ckpt))
-    assert status == 2 and one_line(err) and "locked" in err and "not a relqueens checkpoint" not in err
+    assert (
+        status == 2
+        and one_line(err)
+        and "locked" in err
+        and "not a relqueens checkpoint" not in err
+    )
 
 
 def test_checkpoint_in_a_missing_folder(tmp_path):
@@ -444,8 +506,11 @@ def test_checkpoint_in_a_missing_folder(tmp_path):
     [
         ["CREATE TABLE done (x)"],
         ["CREATE TABLE people (name TEXT)", "INSERT INTO people VALUES ('ada')"],
-        ["CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)", "CREATE TABLE done (prefix TEXT PRIMARY KEY, count INTEGER)",
-         "CREATE TABLE extra (x)"],
+        [
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)",
+            "CREATE TABLE done (prefix TEXT PRIMARY KEY, count INTEGER)",
+            "CREATE TABLE extra (x)",
+        ],
     ],
 )
 def test_an_unrelated_database_is_refused_untouched(tmp_path, schema):
@@ -455,7 +520,9 @@ def test_an_unrelated_database_is_refused_untouched(tmp_path, schema):
             db.execute(sql)
     before = (db_path.read_bytes(), db_path.stat().st_mtime_ns)
     status, _, err = relqueens("count", "8", "--checkpoint", str(db_path))
-    assert status == 2 and one_line(err) and "not a relqueens checkpoint" in err and "untouched" in err
+    assert (
+        status == 2 and one_line(err) and "not a relqueens checkpoint" in err and "untouched" in err
+    )
     assert (db_path.read_bytes(), db_path.stat().st_mtime_ns) == before
     assert sorted(os.listdir(tmp_path)) == ["theirs.sqlite"]
 
@@ -489,11 +556,15 @@ class _DiesWhileWritingMeta(sqlite3.Connection):
 def test_meta_is_written_in_one_transaction(tmp_path, monkeypatch):
     ckpt = tmp_path / "c.sqlite"
     with monkeypatch.context() as m:
-        m.setattr(counting.sqlite3, "connect", partial(sqlite3.connect, factory=_DiesWhileWritingMeta))
+        m.setattr(
+            counting.sqlite3, "connect", partial(sqlite3.connect, factory=_DiesWhileWritingMeta)
+        )
         with pytest.raises(KeyboardInterrupt):
             count(8, split_rows=1, checkpoint=ckpt)
     with contextlib.closing(sqlite3.connect(ckpt)) as db:
-        assert db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0  # nothing half-written
+        assert (
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+        )  # nothing half-written
     assert count(8, split_rows=1, checkpoint=ckpt).total == 92
 
 
@@ -506,7 +577,9 @@ def test_workers_are_capped_at_the_subproblems_and_warned_above_the_cpus(pool_si
     out, err = io.StringIO(), io.StringIO()
     assert main(["count", "8", "--split", "1", "--workers", "500"], out, err) == 0
     assert out.getvalue() == "92\n" and pool_sizes == [8, 8]
-    assert err.getvalue().startswith(f"relqueens count: warning: 500 workers on {os.cpu_count()} CPUs")
+    assert err.getvalue().startswith(
+        f"relqueens count: warning: 500 workers on {os.cpu_count()} CPUs"
+    )
 
 
 # 8. Pipes
@@ -515,18 +588,33 @@ def test_workers_are_capped_at_the_subproblems_and_warned_above_the_cpus(pool_si
 @pytest.mark.parametrize("reader", ["head -1", "true"])
 def test_a_reader_that_stops_early_is_quiet(reader):
     line = " ".join(COMMAND)
-    done = subprocess.run(["bash", "-c", f"{line} solve 10 --all | {reader}; echo status=${{PIPESTATUS[0]}} >&2"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["bash", "-c", f"{line} solve 10 --all | {reader}; echo status=${{PIPESTATUS[0]}} >&2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.stderr == "status=0\n"
 
 
 def test_a_closed_stdout_is_one_line():
-    done = subprocess.run(["bash", "-c", f"{' '.join(COMMAND)} solve 8 >&-"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and one_line(done.stderr) and "standard output is closed" in done.stderr
+    done = subprocess.run(
+        ["bash", "-c", f"{' '.join(COMMAND)} solve 8 >&-"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (
+        done.returncode == 2
+        and one_line(done.stderr)
+        and "standard output is closed" in done.stderr
+    )
 
 
 def test_a_closed_stderr_does_not_matter():
-    done = subprocess.run(["bash", "-c", f"{' '.join(COMMAND)} solve 8 --pin z9 2>&-"], capture_output=True, text=True)
+    done = subprocess.run(
+        ["bash", "-c", f"{' '.join(COMMAND)} solve 8 --pin z9 2>&-"], capture_output=True, text=True
+    )
     assert done.returncode == 2
 
 
@@ -540,15 +628,23 @@ def test_count_zero_with_the_mirror():
 
 @pytest.mark.parametrize("module", ["relqueens", "relqueens.cli"])
 def test_python_dash_m(module):
-    done = subprocess.run([sys.executable, "-m", module, "solve", "8"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and done.stdout.startswith("# 1: [0, 4, 7, 5, 2, 6, 1, 3]") and done.stderr == ""
+    done = subprocess.run(
+        [sys.executable, "-m", module, "solve", "8"], capture_output=True, text=True, timeout=60
+    )
+    assert (
+        done.returncode == 0
+        and done.stdout.startswith("# 1: [0, 4, 7, 5, 2, 6, 1, 3]")
+        and done.stderr == ""
+    )
 
 
 @linux
 def test_the_count_bar_shows_at_once_on_a_terminal():
     """count 30's first sub-problem takes ages: the bar is there before it ends."""
     leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # a terminal's size
+    fcntl.ioctl(
+        follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0)
+    )  # a terminal's size
     proc = start("count", "30", stderr=follower)
     os.close(follower)
     seen = []
@@ -570,9 +666,13 @@ def test_the_count_bar_shows_at_once_on_a_terminal():
 
 
 def test_words_agree_with_numbers(tmp_path, capsys):
-    assert main(["render", "1", "--html", str(tmp_path / "one.html"), "--svg", str(tmp_path / "s")]) == 0
+    assert (
+        main(["render", "1", "--html", str(tmp_path / "one.html"), "--svg", str(tmp_path / "s")])
+        == 0
+    )
     assert capsys.readouterr().out.splitlines() == [
-        f"wrote {tmp_path / 'one.html'} (1 board)", f"wrote 1 SVG file into {tmp_path / 's'}"
+        f"wrote {tmp_path / 'one.html'} (1 board)",
+        f"wrote 1 SVG file into {tmp_path / 's'}",
     ]
     assert main(["render", "8", "--html", str(tmp_path / "all.html"), "--limit", "92"]) == 0
     assert "92 solutions" in (tmp_path / "all.html").read_text()

@@ -258,9 +258,9 @@ def test_all_distinct_equals_brute_force_and_distinct(model):
     if res_all:
         wide = residual_sets(res_cheap[0], n)
         for k, narrow in enumerate(residual_sets(res_all[0], n)):
-            assert (
-                narrow <= wide[k]
-            ), f"position {k}: all_distinct keeps {narrow}, distinct {wide[k]}"
+            assert narrow <= wide[k], (
+                f"position {k}: all_distinct keeps {narrow}, distinct {wide[k]}"
+            )
     if not has_extra:
         # all_distinct alone (with domains and pins, no other relation, no x == y) is domain
         # consistent: exactly the values some solution uses survive

@@ -22,7 +22,9 @@ def test_text_boards():
 def test_svg_board_colours_coordinates_and_pins():
     svg = board_svg([1, 3, 0, 2], pins=[2])
     assert svg.startswith("<svg") and svg.endswith("</svg>")
-    assert svg.count(f'fill="{LIGHT}"') == 1 and svg.count(f'fill="{DARK}"') == 8  # dark squares on light
+    assert (
+        svg.count(f'fill="{LIGHT}"') == 1 and svg.count(f'fill="{DARK}"') == 8
+    )  # dark squares on light
     assert svg.count('class="queen pinned"') == 1 and 'data-row="2" data-col="0"' in svg
     assert ">a<" in svg and ">d<" in svg and ">4<" in svg
     assert "http" not in svg.replace("http://www.w3.org/2000/svg", "")  # self-contained
@@ -85,7 +87,9 @@ def test_trees_propagation_beats_backtracking():
 
 
 def test_render_command(tmp_path, capsys):
-    assert main(["render", "6", "--html", str(tmp_path / "g.html"), "--svg", str(tmp_path / "s")]) == 0
+    assert (
+        main(["render", "6", "--html", str(tmp_path / "g.html"), "--svg", str(tmp_path / "s")]) == 0
+    )
     assert (tmp_path / "g.html").read_text().count('<figure class="board"') == 4
     assert len(list((tmp_path / "s").iterdir())) == 4
     assert main(["render", "12", "--html", str(tmp_path / "big.html")]) == 2
@@ -116,4 +120,6 @@ def test_pictures_in_docs_are_up_to_date(tmp_path, name, argv):
     fresh = tmp_path / name
     assert main([*argv, "--html", str(fresh)]) == 0
     committed = Path(__file__).resolve().parent.parent / "docs" / "pictures" / name
-    assert committed.read_text() == fresh.read_text(), f"relqueens {' '.join(argv)} --html docs/pictures/{name}"
+    assert committed.read_text() == fresh.read_text(), (
+        f"relqueens {' '.join(argv)} --html docs/pictures/{name}"
+    )

@@ -25,6 +25,7 @@ def rng(lo, hi, off):
 
 # -- direct propagator calls ----------------------------------------------------
 
+
 def test_eq_offset_narrows_both_sides():
     off = [0, -3]
     D = [rng(0, 9, 0), rng(-3, 2, -3)]  # x in 0..9, y in -3..2
@@ -80,7 +81,9 @@ def test_linear_le_with_negative_coefficients():
 
 def test_linear_fails_and_is_entailed():
     off = [0, 0]
-    assert not Linear(((0, 1), (1, 1)), -100, "==").propagate([rng(0, 9, 0), rng(0, 9, 0)], off, set(), 0)
+    assert not Linear(((0, 1), (1, 1)), -100, "==").propagate(
+        [rng(0, 9, 0), rng(0, 9, 0)], off, set(), 0
+    )
     D = [bits(3), bits(4)]
     assert Linear(((0, 1), (1, 1)), -7, "==").propagate(D, off, set(), 0)
     assert not Linear(((0, 1), (1, 1)), -7, "!=").propagate([bits(3), bits(4)], off, set(), 0)
@@ -126,7 +129,9 @@ def test_ne_fails_when_equal():
 def test_distinct_forward_checking_and_pigeonhole_by_search():
     a, b, c = vars(3)
     assert run_all((a, b, c), fd.in_(a, b, c, interval(0, 1)), fd.distinct([a, b, c])) == ()
-    (r,) = run(0, (b, c), fd.in_(a, b, c, interval(0, 2)), fd.distinct([a, b, c]), eq(a, 0), residual=True)
+    (r,) = run(
+        0, (b, c), fd.in_(a, b, c, interval(0, 2)), fd.distinct([a, b, c]), eq(a, 0), residual=True
+    )
     assert r.domains[b] == interval(1, 2) and r.domains[c] == interval(1, 2)
 
 
@@ -163,8 +168,17 @@ def test_residual_shows_open_constraints():
 
 
 def test_plus_and_times_solve():
-    assert run_all((x, y), fd.in_(x, y, interval(0, 5)), fd.plus(x, y, 7), x < y) == ((2, 5), (3, 4))
-    sols = run_all((x, y, z), fd.in_(x, y, interval(-2, 2)), fd.in_(z, interval(-4, 4)), fd.times(x, y, z), z < -2)
+    assert run_all((x, y), fd.in_(x, y, interval(0, 5)), fd.plus(x, y, 7), x < y) == (
+        (2, 5),
+        (3, 4),
+    )
+    sols = run_all(
+        (x, y, z),
+        fd.in_(x, y, interval(-2, 2)),
+        fd.in_(z, interval(-4, 4)),
+        fd.times(x, y, z),
+        z < -2,
+    )
     assert set(sols) == {(a, b, a * b) for a in range(-2, 3) for b in range(-2, 3) if a * b < -2}
 
 
@@ -221,7 +235,9 @@ def test_lex_le_and_inverse_propagators():
     assert lex.propagate(D, off, q, 0)
     assert D[4] == bits(1)  # alpha moved past the equal pair
     assert dom(D, off, 1) == {0, 1}  # x1 <= y1
-    assert not LexLe(((0, 1, 0),), [(((2, -1, 1),), 4)]).propagate([bits(2), 0, bits(2), 0, bits(0)], off, set(), 0)
+    assert not LexLe(((0, 1, 0),), [(((2, -1, 1),), 4)]).propagate(
+        [bits(2), 0, bits(2), 0, bits(0)], off, set(), 0
+    )
     D = [bits(0), 0, bits(3), 0, bits(0)]
     assert LexLe(((0, 1, 0),), [(((2, 1, 0),), 4)]).propagate(D, off, set(), 0)
     assert D[4] == bits(2)  # entailed: alpha jumps past the end
@@ -251,8 +267,14 @@ def test_inverse_implies_permutations():
 def test_pigeonhole_gives_a_value_to_the_only_member_that_can_take_it():
     a, b, c = vars(3)
     # value elimination alone leaves a in 0..2; only a can still take 2
-    (r,) = run(0, a, fd.in_(a, fd.interval(0, 2)), fd.in_(b, c, fd.interval(0, 1)),
-               fd.distinct([a, b, c]), residual=True)
+    (r,) = run(
+        0,
+        a,
+        fd.in_(a, fd.interval(0, 2)),
+        fd.in_(b, c, fd.interval(0, 1)),
+        fd.distinct([a, b, c]),
+        residual=True,
+    )
     assert r.term == 2
 
 
@@ -270,7 +292,11 @@ def test_pigeonhole_with_offsets_as_brute_force():
     shifts = [0, 1, -1, 2]
     # x_i + shift_i distinct, each x_i + shift_i in 0..3: a permutation of 0..3
     goals = [fd.in_(x, fd.interval(-s, 3 - s)) for x, s in zip(xs, shifts)]
-    goals += [fd.distinct([x + s for x, s in zip(xs, shifts)]), fd.ne(xs[0], 2), fd.ne(xs[1] + 1, 3)]
+    goals += [
+        fd.distinct([x + s for x, s in zip(xs, shifts)]),
+        fd.ne(xs[0], 2),
+        fd.ne(xs[1] + 1, 3),
+    ]
     got = run_all(tuple(xs), *goals)
     expected = [
         tuple(v - s for v, s in zip(p, shifts))
@@ -286,14 +312,27 @@ def test_pigeonhole_with_offsets_as_brute_force():
 def test_global_cardinality_is_domain_consistent_by_flow():
     a, b, c, d = vars(4)
     # 1 and 2 at most once each, a and b can only take 1 or 2: they use both, so c, d take 3
-    (r,) = run(0, (a, b, c, d), fd.in_(a, b, fd.interval(1, 2)), fd.in_(c, d, fd.interval(1, 3)),
-               fd.global_cardinality([a, b, c, d], {1: 1, 2: 1, 3: 2}), residual=True)
+    (r,) = run(
+        0,
+        (a, b, c, d),
+        fd.in_(a, b, fd.interval(1, 2)),
+        fd.in_(c, d, fd.interval(1, 3)),
+        fd.global_cardinality([a, b, c, d], {1: 1, 2: 1, 3: 2}),
+        residual=True,
+    )
     assert r.term[2:] == (3, 3)
     k = vars(1)[0]
     # 3 needs two takers, only c and d can take it: they do; then a, b share 1 and 2
-    (r,) = run(0, (a, b, c, d, k), fd.in_(a, b, c, d, fd.interval(1, 3)), fd.ne(a, 3), fd.ne(b, 3),
-               fd.in_(k, fd.interval(0, 2)), fd.global_cardinality([a, b, c, d], {1: k, 2: 1, 3: 2}),
-               residual=True)
+    (r,) = run(
+        0,
+        (a, b, c, d, k),
+        fd.in_(a, b, c, d, fd.interval(1, 3)),
+        fd.ne(a, 3),
+        fd.ne(b, 3),
+        fd.in_(k, fd.interval(0, 2)),
+        fd.global_cardinality([a, b, c, d], {1: k, 2: 1, 3: 2}),
+        residual=True,
+    )
     assert r.term[2:4] == (3, 3)
 
 
@@ -310,7 +349,8 @@ def test_cardinality_flow_against_brute_force():
         least = {v: rng.randint(0, 2) for v in values}
         most = {v: least[v] + rng.randint(0, 2) for v in values}
         ok = [
-            p for p in itertools.product(*doms)
+            p
+            for p in itertools.product(*doms)
             if all(least[v] <= p.count(v) <= most[v] for v in values)
         ]
         flow = _cardinality_flow(doms, least, most)

@@ -30,17 +30,34 @@ def csps(draw):
         vals = draw(st.sets(VALUES, min_size=1, max_size=8))
         domains.append(vals)
         items.append(("in", i, vals))
-    extra_in = draw(st.lists(st.tuples(st.integers(0, n - 1), st.sets(VALUES, min_size=1)), max_size=2))
+    extra_in = draw(
+        st.lists(st.tuples(st.integers(0, n - 1), st.sets(VALUES, min_size=1)), max_size=2)
+    )
     for i, vals in extra_in:
         domains[i] = domains[i] & vals
         items.append(("in", i, vals))
     idx = st.integers(0, n - 1)
     constraint = st.one_of(
-        st.tuples(st.just("rel"), idx, st.integers(-3, 3), st.sampled_from(list(OPS)), idx, st.integers(-3, 3)),
+        st.tuples(
+            st.just("rel"),
+            idx,
+            st.integers(-3, 3),
+            st.sampled_from(list(OPS)),
+            idx,
+            st.integers(-3, 3),
+        ),
         st.tuples(st.just("const"), idx, st.sampled_from(list(OPS)), VALUES),
-        st.tuples(st.just("distinct"), st.lists(st.tuples(idx, st.integers(-2, 2)), min_size=2, max_size=4)),
+        st.tuples(
+            st.just("distinct"),
+            st.lists(st.tuples(idx, st.integers(-2, 2)), min_size=2, max_size=4),
+        ),
         st.tuples(st.just("plus"), idx, idx, idx),
-        st.tuples(st.just("times"), idx, idx, st.one_of(idx.map(lambda i: ("v", i)), VALUES.map(lambda c: ("c", c)))),
+        st.tuples(
+            st.just("times"),
+            idx,
+            idx,
+            st.one_of(idx.map(lambda i: ("v", i)), VALUES.map(lambda c: ("c", c))),
+        ),
         st.tuples(
             st.just("lin"),
             st.lists(st.tuples(st.integers(-3, 3), idx), min_size=1, max_size=4),
@@ -50,19 +67,33 @@ def csps(draw):
         st.tuples(st.just("pin"), idx, st.integers(-7, 7)),
         st.tuples(
             st.just("lex"),
-            st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=1, max_size=3),
-            st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=3, max_size=3),
+            st.lists(
+                st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=1, max_size=3
+            ),
+            st.lists(
+                st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=3, max_size=3
+            ),
         ),
         st.tuples(
             st.just("leader"),
-            st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=2, max_size=2),
             st.lists(
-                st.lists(st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=2, max_size=2),
+                st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)), min_size=2, max_size=2
+            ),
+            st.lists(
+                st.lists(
+                    st.tuples(idx, st.sampled_from([1, -1]), st.integers(-2, 2)),
+                    min_size=2,
+                    max_size=2,
+                ),
                 min_size=1,
                 max_size=3,
             ),
         ),
-        st.tuples(st.just("inverse"), st.lists(idx, min_size=1, max_size=3), st.lists(idx, min_size=3, max_size=3)),
+        st.tuples(
+            st.just("inverse"),
+            st.lists(idx, min_size=1, max_size=3),
+            st.lists(idx, min_size=3, max_size=3),
+        ),
         st.tuples(st.just("alias"), idx, idx),
     )
     items += draw(st.lists(constraint, max_size=5))
@@ -81,7 +112,9 @@ def build(item, vs):
         return rel(vs[i] + ci, vs[j] + cj), lambda a: OPS[op](a[i] + ci, a[j] + cj)
     if kind == "const":
         _, i, op, c = item
-        goal = {"==": fd.eq, "!=": fd.ne, "<": fd.lt, "<=": fd.le, ">": fd.gt, ">=": fd.ge}[op](vs[i], c)
+        goal = {"==": fd.eq, "!=": fd.ne, "<": fd.lt, "<=": fd.le, ">": fd.gt, ">=": fd.ge}[op](
+            vs[i], c
+        )
         return goal, lambda a: OPS[op](a[i], c)
     if kind == "distinct":
         _, terms = item
@@ -111,7 +144,9 @@ def build(item, vs):
         term = lambda i, a, c: vs[i] * a + c
         value = lambda a, t: t[1] * a[t[0]] + t[2]
         goal = fd.lex_leader([term(*t) for t in xs], [[term(*t) for t in ys] for ys in yss])
-        return goal, lambda a: all([value(a, t) for t in xs] <= [value(a, t) for t in ys] for ys in yss)
+        return goal, lambda a: all(
+            [value(a, t) for t in xs] <= [value(a, t) for t in ys] for ys in yss
+        )
     if kind == "inverse":
         _, xs, ys = item
         ys = ys[: len(xs)]

@@ -90,7 +90,21 @@ def test_contradictory_and_impossible_pins_give_no_solutions():
 
 @pytest.mark.parametrize(
     "pins",
-    [["i1"], ["a9"], ["a0"], ["a1", "b1"], ["1a"], [""], ["aa1"], {8: 0}, {0: -1}, {0: "a"}, [3], 5, ["9:0"]],
+    [
+        ["i1"],
+        ["a9"],
+        ["a0"],
+        ["a1", "b1"],
+        ["1a"],
+        [""],
+        ["aa1"],
+        {8: 0},
+        {0: -1},
+        {0: "a"},
+        [3],
+        5,
+        ["9:0"],
+    ],
 )
 def test_malformed_pins_raise(pins):
     with pytest.raises(PinError):
@@ -140,7 +154,13 @@ def test_large_board_first_solution_with_first_fail():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 8).flatmap(lambda n: st.tuples(st.just(n), st.dictionaries(st.integers(0, n - 1), st.integers(0, n - 1), max_size=3))))
+@given(
+    st.integers(1, 8).flatmap(
+        lambda n: st.tuples(
+            st.just(n), st.dictionaries(st.integers(0, n - 1), st.integers(0, n - 1), max_size=3)
+        )
+    )
+)
 def test_random_pins_equal_filtered_reference(case):
     n, pins = case
     expected = {b for b in find_all_solutions(n) if all(b[r] == c for r, c in pins.items())}
@@ -163,8 +183,13 @@ def general_symmetry_breaking(cols, n):
     m = n - 1
     q_, p_ = [fd.lin(t) for t in cols], [fd.lin(t) for t in p]
     images = [
-        [m - c for c in q_], [q_[m - r] for r in range(n)], [m - q_[m - r] for r in range(n)],
-        p_, [m - p_[m - r] for r in range(n)], [m - p_[r] for r in range(n)], [p_[m - r] for r in range(n)],
+        [m - c for c in q_],
+        [q_[m - r] for r in range(n)],
+        [m - q_[m - r] for r in range(n)],
+        p_,
+        [m - p_[m - r] for r in range(n)],
+        [m - p_[r] for r in range(n)],
+        [p_[m - r] for r in range(n)],
     ]
     return [fd.inverse(cols, p), fd.lex_leader(q_, images)]
 

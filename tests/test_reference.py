@@ -69,8 +69,14 @@ def _geometric_images(board):
     n = len(board)
     m = n - 1
     maps = [
-        lambda r, c: (r, c), lambda r, c: (r, m - c), lambda r, c: (m - r, c), lambda r, c: (m - r, m - c),
-        lambda r, c: (c, r), lambda r, c: (m - c, m - r), lambda r, c: (c, m - r), lambda r, c: (m - c, r),
+        lambda r, c: (r, c),
+        lambda r, c: (r, m - c),
+        lambda r, c: (m - r, c),
+        lambda r, c: (m - r, m - c),
+        lambda r, c: (c, r),
+        lambda r, c: (m - c, m - r),
+        lambda r, c: (c, m - r),
+        lambda r, c: (m - c, r),
     ]
     images = []
     for f in maps:

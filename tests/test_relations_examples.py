@@ -26,8 +26,13 @@ def colouring():
 
 
 def script(name: str) -> str:
-    done = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True, text=True,
-                          timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / name)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return done.stdout
 
 
@@ -96,13 +101,23 @@ def test_flights_reachability_over_cycles(flights):
 def test_flights_cheapest_route_within_a_budget(flights):
     table = flights["FLIGHTS"]
     fare, stops = flights["vars"](2)
-    for origin, destination, budget in [("LIS", "HEL", 500), ("LIS", "HEL", 349), ("MAD", "WAW", 400),
-                                        ("HEL", "HEL", 600), ("ROM", "OSL", 450)]:
+    for origin, destination, budget in [
+        ("LIS", "HEL", 500),
+        ("LIS", "HEL", 349),
+        ("MAD", "WAW", 400),
+        ("HEL", "HEL", 600),
+        ("ROM", "OSL", 450),
+    ]:
         expected = routes(table, origin, destination, budget)
-        found = flights["run"](0, (fare, stops), flights["routeo"](origin, destination, fare, stops, budget))
+        found = flights["run"](
+            0, (fare, stops), flights["routeo"](origin, destination, fare, stops, budget)
+        )
         assert len(found) == len(set(found)) and set(found) == set(expected)
         assert flights["cheapest"](origin, destination, budget) == min(expected, default=None)
-    assert flights["cheapest"]("LIS", "HEL", 400) == (350, ("LIS", "MAD", "PAR", "BER", "WAW", "HEL"))
+    assert flights["cheapest"]("LIS", "HEL", 400) == (
+        350,
+        ("LIS", "MAD", "PAR", "BER", "WAW", "HEL"),
+    )
     out = script("flights.py")
     assert "Lisbon to Helsinki within 300: no route" in out
     assert "Lisbon to Helsinki within 400: 350 via LIS - MAD - PAR - BER - WAW - HEL" in out
@@ -115,8 +130,9 @@ def test_colouring_reads_its_edges_from_the_facts(colouring):
     found = colouring["colourings"](3)
     every = [()]  # the proper colourings, by backtracking in plain Python
     for r in range(len(regions)):
-        earlier = [index[b] for a, b in borders if index[a] == r and index[b] < r] + \
-                  [index[a] for a, b in borders if index[b] == r and index[a] < r]
+        earlier = [index[b] for a, b in borders if index[a] == r and index[b] < r] + [
+            index[a] for a, b in borders if index[b] == r and index[a] < r
+        ]
         every = [c + (k,) for c in every for k in range(3) if all(c[j] != k for j in earlier)]
     assert len(found) == len(set(map(tuple, found))) == len(every) == 1728
     assert {tuple(c) for c in found} == set(every)

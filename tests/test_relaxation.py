@@ -31,7 +31,8 @@ def test_knapsack_bound_is_below_every_solution_and_pruning_keeps_those_within_t
     D, off = zip(*(bitset(lo, hi) for lo, hi in bounds))
     D, off = list(D), list(off)
     points = [
-        p for p in itertools.product(*(range(lo, hi + 1) for lo, hi in bounds))
+        p
+        for p in itertools.product(*(range(lo, hi + 1) for lo, hi in bounds))
         if sum(a * p[i] for i, a in weight.items()) <= b
     ]
     kb = KnapsackBound(cost, weight, b)
@@ -62,7 +63,9 @@ def assignments(draw):
 def brute_assignment(costs, fixed=None):
     found = [
         sum(costs[r][perm[r]] for r in range(len(costs)))
-        for perm in itertools.permutations(range(max((max(c, default=-1) for c in costs), default=-1) + 1), len(costs))
+        for perm in itertools.permutations(
+            range(max((max(c, default=-1) for c in costs), default=-1) + 1), len(costs)
+        )
         if all(perm[r] in costs[r] for r in range(len(costs)))
         and (fixed is None or perm[fixed[0]] == fixed[1])
     ]
@@ -145,7 +148,9 @@ def test_linear_objective_best_first_as_brute_force(case):
             for s in [sum(a * x for a, x in zip(c, p))]
         )
 
-    expected = [p for p in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(lows, highs))) if ok(p)]
+    expected = [
+        p for p in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(lows, highs))) if ok(p)
+    ]
     assert sorted(got) == sorted(expected)
     worth = [sum(v * x for v, x in zip(values, p)) for p in got]
     assert worth == sorted(worth, reverse=sense == "max")
@@ -169,7 +174,11 @@ def test_element_sum_over_distinct_indices_best_first_as_brute_force(case):
     succ, legs, other = vars(n), vars(n), var()
     goals = [fd.in_(*succ, fd.interval(0, n - 1)), fd.in_(*legs, fd.interval(0, 9))]
     goals.append(fd.in_(other, fd.interval(0, 2)))
-    goals.append({"circuit": fd.circuit, "all_distinct": fd.all_distinct, "distinct": fd.distinct}[kind](succ))
+    goals.append(
+        {"circuit": fd.circuit, "all_distinct": fd.all_distinct, "distinct": fd.distinct}[kind](
+            succ
+        )
+    )
     goals += [fd.element(s, row, leg) for s, row, leg in zip(succ, table, legs)]
     objective = fd.dot(weights, legs) + (other if extra else 0)
     got = run(0, (*succ, other), *goals, fd.label([*succ, other], minimize=objective))
@@ -183,9 +192,10 @@ def test_element_sum_over_distinct_indices_best_first_as_brute_force(case):
             at = p[at]
         return len(seen) == n
 
-    expected = [
-        (*p, o) for p in itertools.permutations(range(n)) if ok(p) for o in range(3)
-    ]
+    expected = [(*p, o) for p in itertools.permutations(range(n)) if ok(p) for o in range(3)]
     assert sorted(got) == sorted(expected)
-    cost = [sum(w * table[i][p[i]] for i, w in enumerate(weights)) + (p[-1] if extra else 0) for p in got]
+    cost = [
+        sum(w * table[i][p[i]] for i, w in enumerate(weights)) + (p[-1] if extra else 0)
+        for p in got
+    ]
     assert cost == sorted(cost)

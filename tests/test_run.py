@@ -159,7 +159,9 @@ def test_residual_mode():
     assert r.domains == {x: interval(0, 6), y: interval(1, 7)}
     assert len(r.constraints) == 1
     # a residual constraint is a goal: posting it with a pin finishes the job
-    assert run_all((x, y), fd.in_(x, y, r.domains[x] | r.domains[y]), *r.constraints, eq(x, 6)) == ((6, 7),)
+    assert run_all((x, y), fd.in_(x, y, r.domains[x] | r.domains[y]), *r.constraints, eq(x, 6)) == (
+        (6, 7),
+    )
 
 
 def test_residual_lists_pending_constraints():
@@ -178,7 +180,9 @@ def test_tens_of_thousands_of_constraints_post_without_recursion():
     (sol,) = run(1, cols, *goals, fd.label(cols, select="ff", order="mid"))
     assert sorted(sol) == list(range(200))
     # kanren-style nesting of the same goals also works
-    (sol2,) = run(1, cols, lall(lall(goals[:2]), lall(goals[2:])), fd.label(cols, select="ff", order="mid"))
+    (sol2,) = run(
+        1, cols, lall(lall(goals[:2]), lall(goals[2:])), fd.label(cols, select="ff", order="mid")
+    )
     assert sol2 == sol
 
 

@@ -45,7 +45,9 @@ def test_every_removal_has_its_constraint():
         for v, values in node.pruned.items():
             for value, cause in values.items():
                 assert isinstance(cause, (Distinct, Relation))
-                if isinstance(cause, Distinct):  # a queen stands on that column, or it forced this row
+                if isinstance(
+                    cause, Distinct
+                ):  # a queen stands on that column, or it forced this row
                     assert v in fixed or any(c == value for w, c in fixed.items() if w is not v)
 
 

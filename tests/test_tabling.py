@@ -97,8 +97,12 @@ def test_tabled_closure_is_the_fixpoint_in_all_four_modes(graph, as_facts):
     low = fd.interval(0, n // 2)
     for patho in closures(edge):
         assert exactly(run(0, (x, y), patho(x, y)), expected)
-        assert exactly(run(0, (x, y), fd.in_(y, low), patho(x, y)), {(a, b) for a, b in expected if b in low})
-        assert exactly(run(0, (x, y), patho(x, y), x <= n // 2), {(a, b) for a, b in expected if a in low})
+        assert exactly(
+            run(0, (x, y), fd.in_(y, low), patho(x, y)), {(a, b) for a, b in expected if b in low}
+        )
+        assert exactly(
+            run(0, (x, y), patho(x, y), x <= n // 2), {(a, b) for a, b in expected if a in low}
+        )
         for a in range(n + 1):  # node n is in no edge
             assert exactly(run(0, y, patho(a, y)), {b for s, b in expected if s == a})
             assert exactly(run(0, x, patho(x, a)), {s for s, b in expected if b == a})
@@ -140,8 +144,17 @@ def test_a_partly_bound_structure_argument():
     def stepso(pair, k):  # pair = (from, to): a path of k steps, k up to 6
         return conde(
             [fresh(lambda a, b: [eq(pair, (a, b)), edge(a, b), eq(k, 1)])],
-            [fresh(lambda a, b, c, j: [eq(pair, (a, b)), stepso((a, c), j), edge(c, b),
-                                        fd.in_(j, k, fd.interval(1, 6)), k == j + 1])],
+            [
+                fresh(
+                    lambda a, b, c, j: [
+                        eq(pair, (a, b)),
+                        stepso((a, c), j),
+                        edge(c, b),
+                        fd.in_(j, k, fd.interval(1, 6)),
+                        k == j + 1,
+                    ]
+                )
+            ],
         )
 
     y, k = vars(2)
@@ -156,8 +169,9 @@ def test_an_fd_filter_on_tabled_answers():
     for patho in (lefto, righto):
         assert exactly(run(0, y, patho(3, y), y < 10), range(10))
         assert exactly(run(0, y, fd.in_(y, fd.interval(5, 12)), patho(3, y)), range(5, 13))
-        assert exactly(run(0, y, fd.in_(y, fd.interval(0, 100)), y % 7 == 0, patho(3, y)),
-                       range(0, 40, 7))
+        assert exactly(
+            run(0, y, fd.in_(y, fd.interval(0, 100)), y % 7 == 0, patho(3, y)), range(0, 40, 7)
+        )
         assert exactly(run(0, y, neq(y, 3), patho(3, y), y < 5), {0, 1, 2, 4})
 
 
@@ -167,7 +181,9 @@ def test_open_fd_variables_in_answers_are_labeled():
         return [fd.in_(x, y, fd.interval(0, 3)), x < y]
 
     x, y = vars(2)
-    assert exactly(run(0, (x, y), ordered(x, y)), {(a, b) for a in range(4) for b in range(a + 1, 4)})
+    assert exactly(
+        run(0, (x, y), ordered(x, y)), {(a, b) for a in range(4) for b in range(a + 1, 4)}
+    )
     assert run(0, y, ordered(2, y)) == (3,)
 
 
@@ -207,7 +223,9 @@ def test_an_argument_no_row_binds_stays_free_in_the_answers():
     x, y = vars(2)
     found = run(0, (x, y), has_edgeo(x, y))
     assert len(found) == 2 and {a for a, _ in found} == {0, 1}
-    assert all(b is not y and type(b) is not int for _, b in found)  # a variable of the answer's own
+    assert all(
+        b is not y and type(b) is not int for _, b in found
+    )  # a variable of the answer's own
     assert run(0, y, has_edgeo(0, y), eq(y, 5)) == (5,)
 
 
@@ -224,8 +242,10 @@ def test_joins_in_a_tabled_body_fall_back_where_they_must():
 
     @tabled
     def labelled_stepo(x, name):  # a join (edge, then label) after a recursive call
-        return conde([label(x, name)],
-                     [fresh(lambda z, w: [labelled_stepo(z, w), edge(z, x), label(x, name)])])
+        return conde(
+            [label(x, name)],
+            [fresh(lambda z, w: [labelled_stepo(z, w), edge(z, x), label(x, name)])],
+        )
 
     @tabled
     def loopo(x, y):  # a goal after the join that takes no rows: states after all

@@ -68,15 +68,35 @@ class Contender:
 CONTENDERS: dict[str, Contender] = {
     c.name: c
     for c in (
-        Contender("relqueens", "models_relqueens", "module:relqueens", "pip install -e .",
-                  distribution="relqueens"),
-        Contender("python-constraint", "models_constraint", "module:constraint",
-                  "pip install python-constraint2", distribution="python-constraint2"),
-        Contender("cp-sat", "models_cpsat", "module:ortools", "pip install ortools",
-                  PROCESS_CPU + "; one search worker", "ortools"),
-        Contender("swi-prolog", "models_swipl", "command:swipl",
-                  "apt-get install -y swi-prolog-nox",
-                  "SWI-Prolog's statistics(cputime) around posting and labeling (not its start)"),
+        Contender(
+            "relqueens",
+            "models_relqueens",
+            "module:relqueens",
+            "pip install -e .",
+            distribution="relqueens",
+        ),
+        Contender(
+            "python-constraint",
+            "models_constraint",
+            "module:constraint",
+            "pip install python-constraint2",
+            distribution="python-constraint2",
+        ),
+        Contender(
+            "cp-sat",
+            "models_cpsat",
+            "module:ortools",
+            "pip install ortools",
+            PROCESS_CPU + "; one search worker",
+            "ortools",
+        ),
+        Contender(
+            "swi-prolog",
+            "models_swipl",
+            "command:swipl",
+            "apt-get install -y swi-prolog-nox",
+            "SWI-Prolog's statistics(cputime) around posting and labeling (not its start)",
+        ),
     )
 }
 """Every contender, in the report's column order."""

@@ -57,13 +57,17 @@ def cryptarithm(p: Problem) -> Callable:
     """One linear equation over the letters (place values), all different, no leading zero."""
     d = p.data
     xs = vars(len(d["letters"]))
-    return _answers(p, xs, [
-        fd.in_(*xs, fd.interval(0, 9)),
-        fd.distinct(xs),
-        *(xs[i] > 0 for i in d["leading"]),
-        fd.dot(d["coeffs"], xs) == 0,
-        fd.label(xs, select="ff"),
-    ])
+    return _answers(
+        p,
+        xs,
+        [
+            fd.in_(*xs, fd.interval(0, 9)),
+            fd.distinct(xs),
+            *(xs[i] > 0 for i in d["leading"]),
+            fd.dot(d["coeffs"], xs) == 0,
+            fd.label(xs, select="ff"),
+        ],
+    )
 
 
 def magic(p: Problem) -> Callable:
@@ -84,39 +88,51 @@ def all_interval(p: Problem) -> Callable:
     """The series and its differences, each all different, linked by ``abs(b - a) == d``."""
     n = p.data["n"]
     xs, ds = vars(n), vars(n - 1)
-    return _answers(p, xs, [
-        fd.in_(*xs, fd.interval(0, n - 1)),
-        fd.in_(*ds, fd.interval(1, n - 1)),
-        fd.distinct(xs),
-        fd.distinct(ds),
-        *(abs(b - a) == d for a, b, d in zip(xs, xs[1:], ds)),
-        fd.label(xs, select="ff"),
-    ])
+    return _answers(
+        p,
+        xs,
+        [
+            fd.in_(*xs, fd.interval(0, n - 1)),
+            fd.in_(*ds, fd.interval(1, n - 1)),
+            fd.distinct(xs),
+            fd.distinct(ds),
+            *(abs(b - a) == d for a, b, d in zip(xs, xs[1:], ds)),
+            fd.label(xs, select="ff"),
+        ],
+    )
 
 
 def langford(p: Problem) -> Callable:
     """The first and second k at x and ``y == x + k + 1``, all 2n different; mirrors broken."""
     n = p.data["n"]
     firsts, seconds = vars(n), vars(n)
-    return _answers(p, firsts, [
-        *(fd.in_(x, fd.interval(0, 2 * n - 2 - k)) for k, x in enumerate(firsts, 1)),
-        fd.in_(*seconds, fd.interval(0, 2 * n - 1)),
-        *(y == x + k + 1 for k, (x, y) in enumerate(zip(firsts, seconds), 1)),
-        fd.distinct(firsts + seconds),
-        firsts[0] <= n - 2,
-        fd.label(firsts, select="ff"),
-    ])
+    return _answers(
+        p,
+        firsts,
+        [
+            *(fd.in_(x, fd.interval(0, 2 * n - 2 - k)) for k, x in enumerate(firsts, 1)),
+            fd.in_(*seconds, fd.interval(0, 2 * n - 1)),
+            *(y == x + k + 1 for k, (x, y) in enumerate(zip(firsts, seconds), 1)),
+            fd.distinct(firsts + seconds),
+            firsts[0] <= n - 2,
+            fd.label(firsts, select="ff"),
+        ],
+    )
 
 
 def sudoku(p: Problem) -> Callable:
     """Cells 1..9, the givens fixed, each row, column and box all different."""
     cells = vars(81)
-    return _answers(p, cells, [
-        fd.in_(*cells, fd.interval(1, 9)),
-        *(fd.eq(c, g) for c, g in zip(cells, p.data["givens"]) if g),
-        *(fd.distinct([cells[i] for i in unit]) for unit in sudoku_units()),
-        fd.label(cells, select="ff"),
-    ])
+    return _answers(
+        p,
+        cells,
+        [
+            fd.in_(*cells, fd.interval(1, 9)),
+            *(fd.eq(c, g) for c, g in zip(cells, p.data["givens"]) if g),
+            *(fd.distinct([cells[i] for i in unit]) for unit in sudoku_units()),
+            fd.label(cells, select="ff"),
+        ],
+    )
 
 
 def golomb(p: Problem) -> Callable:
@@ -125,39 +141,51 @@ def golomb(p: Problem) -> Callable:
     marks = vars(m)
     pairs = [(i, j) for i in range(m) for j in range(i + 1, m)]
     diffs = dict(zip(pairs, vars(len(pairs))))
-    return _answers(p, [marks[-1], marks], [
-        fd.in_(*marks, fd.interval(0, bound)),
-        fd.in_(*diffs.values(), fd.interval(1, bound)),
-        fd.eq(marks[0], 0),
-        *(a < b for a, b in pairwise(marks)),
-        *(d == marks[j] - marks[i] for (i, j), d in diffs.items()),
-        fd.distinct(list(diffs.values())),
-        diffs[0, 1] < diffs[m - 2, m - 1],
-        fd.label(marks, minimize=marks[-1]),
-    ])
+    return _answers(
+        p,
+        [marks[-1], marks],
+        [
+            fd.in_(*marks, fd.interval(0, bound)),
+            fd.in_(*diffs.values(), fd.interval(1, bound)),
+            fd.eq(marks[0], 0),
+            *(a < b for a, b in pairwise(marks)),
+            *(d == marks[j] - marks[i] for (i, j), d in diffs.items()),
+            fd.distinct(list(diffs.values())),
+            diffs[0, 1] < diffs[m - 2, m - 1],
+            fd.label(marks, minimize=marks[-1]),
+        ],
+    )
 
 
 def knapsack(p: Problem) -> Callable:
     """0/1 per item, the weights within the capacity; maximise the total value."""
     weights, values = p.data["weights"], p.data["values"]
     take, total = vars(len(weights)), var()
-    return _answers(p, [total, take], [
-        fd.in_(*take, fd.interval(0, 1)),
-        fd.in_(total, fd.interval(0, sum(values))),
-        fd.scalar_product(weights, take, "<=", p.data["capacity"]),
-        total == fd.dot(values, take),
-        fd.label(take, order="down", maximize=total),
-    ])
+    return _answers(
+        p,
+        [total, take],
+        [
+            fd.in_(*take, fd.interval(0, 1)),
+            fd.in_(total, fd.interval(0, sum(values))),
+            fd.scalar_product(weights, take, "<=", p.data["capacity"]),
+            total == fd.dot(values, take),
+            fd.label(take, order="down", maximize=total),
+        ],
+    )
 
 
 def colouring(p: Problem) -> Callable:
     """A colour per node, different across each edge."""
     xs = vars(p.data["nodes"])
-    return _answers(p, xs, [
-        fd.in_(*xs, fd.interval(0, p.data["colours"] - 1)),
-        *(fd.ne(xs[a], xs[b]) for a, b in p.data["edges"]),
-        fd.label(xs, select="ff"),
-    ])
+    return _answers(
+        p,
+        xs,
+        [
+            fd.in_(*xs, fd.interval(0, p.data["colours"] - 1)),
+            *(fd.ne(xs[a], xs[b]) for a, b in p.data["edges"]),
+            fd.label(xs, select="ff"),
+        ],
+    )
 
 
 def queens(p: Problem) -> Callable:
@@ -172,15 +200,19 @@ def tsp(p: Problem) -> Callable:
     dist = p.data["dist"]
     n, longest = len(dist), max(map(max, dist))
     succ, legs, total = vars(n), vars(n), var()
-    return _answers(p, [total, succ], [
-        fd.in_(*succ, fd.interval(0, n - 1)),
-        fd.in_(*legs, fd.interval(0, longest)),
-        fd.in_(total, fd.interval(0, n * longest)),
-        fd.circuit(succ),
-        *(fd.element(s, row, leg) for s, row, leg in zip(succ, dist, legs)),
-        total == fd.dot([1] * n, legs),
-        fd.label(succ, minimize=total),
-    ])
+    return _answers(
+        p,
+        [total, succ],
+        [
+            fd.in_(*succ, fd.interval(0, n - 1)),
+            fd.in_(*legs, fd.interval(0, longest)),
+            fd.in_(total, fd.interval(0, n * longest)),
+            fd.circuit(succ),
+            *(fd.element(s, row, leg) for s, row, leg in zip(succ, dist, legs)),
+            total == fd.dot([1] * n, legs),
+            fd.label(succ, minimize=total),
+        ],
+    )
 
 
 MODELS: dict[str, Callable] = {

@@ -56,8 +56,9 @@ def _list(items) -> str:
     return "[" + ",".join(map(str, items)) + "]"
 
 
-def _answers(problem: Problem, body: list[str], opts: str = "[]",
-             decode: Callable | None = None) -> Callable:
+def _answers(
+    problem: Problem, body: list[str], opts: str = "[]", decode: Callable | None = None
+) -> Callable:
     """The thunk that runs the program for ``body`` (which binds ``Vs``, and ``Obj`` if optimising).
 
     It returns the answer, shaped as ``problem.kind`` asks (solutions passed
@@ -74,8 +75,12 @@ def _answers(problem: Problem, body: list[str], opts: str = "[]",
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"{problem.name}.pl"
             path.write_text(program)
-            done = subprocess.run(["swipl", "-q", "-g", "main", "-t", "halt", str(path)],
-                                  capture_output=True, text=True, check=False)
+            done = subprocess.run(
+                ["swipl", "-q", "-g", "main", "-t", "halt", str(path)],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
         if done.returncode != 0:
             lines = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
             raise RuntimeError(f"swipl failed: {lines[-1]}")
@@ -96,13 +101,17 @@ def _answers(problem: Problem, body: list[str], opts: str = "[]",
 def cryptarithm(p: Problem) -> Callable:
     d = p.data
     xs = _names("X", len(d["letters"]))
-    return _answers(p, [
-        f"Vs = {_list(xs)}",
-        "Vs ins 0..9",
-        "all_different(Vs)",
-        *(f"{xs[i]} #\\= 0" for i in d["leading"]),
-        f"scalar_product({_list(d['coeffs'])}, Vs, #=, 0)",
-    ], "[ff]")
+    return _answers(
+        p,
+        [
+            f"Vs = {_list(xs)}",
+            "Vs ins 0..9",
+            "all_different(Vs)",
+            *(f"{xs[i]} #\\= 0" for i in d["leading"]),
+            f"scalar_product({_list(d['coeffs'])}, Vs, #=, 0)",
+        ],
+        "[ff]",
+    )
 
 
 def magic(p: Problem) -> Callable:
@@ -122,87 +131,116 @@ def magic(p: Problem) -> Callable:
 def all_interval(p: Problem) -> Callable:
     n = p.data["n"]
     xs, ds = _names("X", n), _names("D", n - 1)
-    return _answers(p, [
-        f"Vs = {_list(xs)}",
-        f"Ds = {_list(ds)}",
-        f"Vs ins 0..{n - 1}",
-        f"Ds ins 1..{n - 1}",
-        "all_different(Vs)",
-        "all_different(Ds)",
-        *(f"abs({b} - {a}) #= {d}" for a, b, d in zip(xs, xs[1:], ds)),
-    ], "[ff]")
+    return _answers(
+        p,
+        [
+            f"Vs = {_list(xs)}",
+            f"Ds = {_list(ds)}",
+            f"Vs ins 0..{n - 1}",
+            f"Ds ins 1..{n - 1}",
+            "all_different(Vs)",
+            "all_different(Ds)",
+            *(f"abs({b} - {a}) #= {d}" for a, b, d in zip(xs, xs[1:], ds)),
+        ],
+        "[ff]",
+    )
 
 
 def langford(p: Problem) -> Callable:
     n = p.data["n"]
     firsts, seconds = _names("P", n), _names("Q", n)
-    return _answers(p, [
-        f"Vs = {_list(firsts)}",
-        *(f"{x} in 0..{2 * n - 2 - k}" for k, x in enumerate(firsts, 1)),
-        f"{_list(seconds)} ins 0..{2 * n - 1}",
-        *(f"{y} #= {x} + {k + 1}" for k, (x, y) in enumerate(zip(firsts, seconds), 1)),
-        f"all_different({_list(firsts + seconds)})",
-        f"{firsts[0]} #=< {n - 2}",
-    ], "[ff]")
+    return _answers(
+        p,
+        [
+            f"Vs = {_list(firsts)}",
+            *(f"{x} in 0..{2 * n - 2 - k}" for k, x in enumerate(firsts, 1)),
+            f"{_list(seconds)} ins 0..{2 * n - 1}",
+            *(f"{y} #= {x} + {k + 1}" for k, (x, y) in enumerate(zip(firsts, seconds), 1)),
+            f"all_different({_list(firsts + seconds)})",
+            f"{firsts[0]} #=< {n - 2}",
+        ],
+        "[ff]",
+    )
 
 
 def sudoku(p: Problem) -> Callable:
     xs = _names("X", 81)
-    return _answers(p, [
-        f"Vs = {_list(xs)}",
-        "Vs ins 1..9",
-        *(f"{x} #= {g}" for x, g in zip(xs, p.data["givens"]) if g),
-        *(f"all_different({_list(xs[i] for i in unit)})" for unit in sudoku_units()),
-    ], "[ff]")
+    return _answers(
+        p,
+        [
+            f"Vs = {_list(xs)}",
+            "Vs ins 1..9",
+            *(f"{x} #= {g}" for x, g in zip(xs, p.data["givens"]) if g),
+            *(f"all_different({_list(xs[i] for i in unit)})" for unit in sudoku_units()),
+        ],
+        "[ff]",
+    )
 
 
 def golomb(p: Problem) -> Callable:
     m, bound = p.data["marks"], p.data["bound"]
     marks = _names("M", m)
     diffs = {(i, j): f"D{i}_{j}" for i in range(m) for j in range(i + 1, m)}
-    return _answers(p, [
-        f"Vs = {_list(marks)}",
-        f"Vs ins 0..{bound}",
-        f"{_list(diffs.values())} ins 1..{bound}",
-        f"{marks[0]} #= 0",
-        *(f"{a} #< {b}" for a, b in pairwise(marks)),
-        *(f"{d} #= {marks[j]} - {marks[i]}" for (i, j), d in diffs.items()),
-        f"all_different({_list(diffs.values())})",
-        f"{diffs[0, 1]} #< {diffs[m - 2, m - 1]}",
-        f"Obj = {marks[-1]}",
-    ])
+    return _answers(
+        p,
+        [
+            f"Vs = {_list(marks)}",
+            f"Vs ins 0..{bound}",
+            f"{_list(diffs.values())} ins 1..{bound}",
+            f"{marks[0]} #= 0",
+            *(f"{a} #< {b}" for a, b in pairwise(marks)),
+            *(f"{d} #= {marks[j]} - {marks[i]}" for (i, j), d in diffs.items()),
+            f"all_different({_list(diffs.values())})",
+            f"{diffs[0, 1]} #< {diffs[m - 2, m - 1]}",
+            f"Obj = {marks[-1]}",
+        ],
+    )
 
 
 def knapsack(p: Problem) -> Callable:
     d = p.data
-    return _answers(p, [
-        f"length(Vs, {len(d['weights'])})",
-        "Vs ins 0..1",
-        f"scalar_product({_list(d['weights'])}, Vs, #=<, {d['capacity']})",
-        f"scalar_product({_list(d['values'])}, Vs, #=, Obj)",
-    ], "[down]")
+    return _answers(
+        p,
+        [
+            f"length(Vs, {len(d['weights'])})",
+            "Vs ins 0..1",
+            f"scalar_product({_list(d['weights'])}, Vs, #=<, {d['capacity']})",
+            f"scalar_product({_list(d['values'])}, Vs, #=, Obj)",
+        ],
+        "[down]",
+    )
 
 
 def colouring(p: Problem) -> Callable:
     xs = _names("X", p.data["nodes"])
-    return _answers(p, [
-        f"Vs = {_list(xs)}",
-        f"Vs ins 0..{p.data['colours'] - 1}",
-        *(f"{xs[a]} #\\= {xs[b]}" for a, b in p.data["edges"]),
-    ], "[ff]")
+    return _answers(
+        p,
+        [
+            f"Vs = {_list(xs)}",
+            f"Vs ins 0..{p.data['colours'] - 1}",
+            *(f"{xs[a]} #\\= {xs[b]}" for a, b in p.data["edges"]),
+        ],
+        "[ff]",
+    )
 
 
 def queens(p: Problem) -> Callable:
     """relqueens' ``queenso``: all different, ``cj != ci + d`` and ``ci != cj + d`` per pair."""
     n = p.data["n"]
     cols = _names("C", n)
-    return _answers(p, [
-        f"Vs = {_list(cols)}",
-        f"Vs ins 0..{n - 1}",
-        "all_different(Vs)",
-        *(f"{cols[j]} #\\= {cols[i]} + {j - i}, {cols[i]} #\\= {cols[j]} + {j - i}"
-          for i in range(n) for j in range(i + 1, n)),
-    ])
+    return _answers(
+        p,
+        [
+            f"Vs = {_list(cols)}",
+            f"Vs ins 0..{n - 1}",
+            "all_different(Vs)",
+            *(
+                f"{cols[j]} #\\= {cols[i]} + {j - i}, {cols[i]} #\\= {cols[j]} + {j - i}"
+                for i in range(n)
+                for j in range(i + 1, n)
+            ),
+        ],
+    )
 
 
 def tsp(p: Problem) -> Callable:
@@ -210,13 +248,17 @@ def tsp(p: Problem) -> Callable:
     dist = p.data["dist"]
     n = len(dist)
     succ, legs = _names("S", n), _names("L", n)
-    return _answers(p, [
-        f"Vs = {_list(succ)}",
-        f"Vs ins 1..{n}",
-        "circuit(Vs)",
-        *(f"element({s}, {_list(row)}, {leg})" for s, row, leg in zip(succ, dist, legs)),
-        f"sum({_list(legs)}, #=, Obj)",
-    ], decode=lambda solution: [s - 1 for s in solution])
+    return _answers(
+        p,
+        [
+            f"Vs = {_list(succ)}",
+            f"Vs ins 1..{n}",
+            "circuit(Vs)",
+            *(f"element({s}, {_list(row)}, {leg})" for s, row, leg in zip(succ, dist, legs)),
+            f"sum({_list(legs)}, #=, Obj)",
+        ],
+        decode=lambda solution: [s - 1 for s in solution],
+    )
 
 
 MODELS: dict[str, Callable] = {

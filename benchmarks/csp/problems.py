@@ -137,8 +137,11 @@ def cryptarithm(words: list[str], result: str) -> Problem:
 def magic_lines(n: int) -> list[list[int]]:
     """The cell indices of the rows, columns and both diagonals of an n x n square."""
     rows = [[r * n + c for c in range(n)] for r in range(n)]
-    return rows + [list(col) for col in zip(*rows)] + [
-        [i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
+    return (
+        rows
+        + [list(col) for col in zip(*rows)]
+        + [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
+    )
 
 
 def frenicle_pairs(n: int) -> list[tuple[int, int]]:
@@ -173,15 +176,17 @@ def magic(n: int, kind: str, known: int | None = None, frenicle: bool = False) -
 def _all_interval_ok(data: dict, xs: list) -> bool:
     n = data["n"]
     return _is_permutation(xs, range(n)) and _is_permutation(
-        [abs(b - a) for a, b in pairwise(xs)], range(1, n))
+        [abs(b - a) for a, b in pairwise(xs)], range(1, n)
+    )
 
 
 def all_interval(n: int, kind: str, known: int | None = None) -> Problem:
     """A permutation of 0..n-1 whose n-1 successive differences (abs) are all different."""
     what = "all, no symmetry breaking" if kind == "all" else "first"
     title = f"all-interval series n={n} ({what})"
-    return Problem(f"all-interval-{n}", "all-interval", kind, title, {"n": n}, _all_interval_ok,
-                   known)
+    return Problem(
+        f"all-interval-{n}", "all-interval", kind, title, {"n": n}, _all_interval_ok, known
+    )
 
 
 # -- Langford pairs --------------------------------------------------------------------------
@@ -208,17 +213,7 @@ def langford(n: int, known: int) -> Problem:
 
 # -- Sudoku ----------------------------------------------------------------------------------
 
-INKALA = (
-    "8........"
-    "..36....."
-    ".7..9.2.."
-    ".5...7..."
-    "....457.."
-    "...1...3."
-    "..1....68"
-    "..85...1."
-    ".9....4.."
-)
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 """Arto Inkala's 2012 "world's hardest Sudoku" (a unique solution)."""
 
 
@@ -226,8 +221,11 @@ def sudoku_units() -> list[list[int]]:
     """The cell indices of the 9 rows, 9 columns and 9 boxes."""
     rows = [[r * 9 + c for c in range(9)] for r in range(9)]
     cols = [[r * 9 + c for r in range(9)] for c in range(9)]
-    boxes = [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)]
-             for br in (0, 3, 6) for bc in (0, 3, 6)]
+    boxes = [
+        [(br + r) * 9 + bc + c for r in range(3) for c in range(3)]
+        for br in (0, 3, 6)
+        for bc in (0, 3, 6)
+    ]
     return rows + cols + boxes
 
 
@@ -250,8 +248,12 @@ def sudoku(name: str, title: str, text: str) -> Problem:
 
 def _golomb_ok(data: dict, marks: list) -> bool:
     diffs = [b - a for a, b in combinations(marks, 2)]
-    return (len(marks) == data["marks"] and marks[0] == 0
-            and all(a < b for a, b in pairwise(marks)) and len(set(diffs)) == len(diffs))
+    return (
+        len(marks) == data["marks"]
+        and marks[0] == 0
+        and all(a < b for a, b in pairwise(marks))
+        and len(set(diffs)) == len(diffs)
+    )
 
 
 def _last(data: dict, marks: list) -> int:
@@ -273,8 +275,11 @@ def golomb(marks: int, optimum: int) -> Problem:
 
 
 def _knapsack_ok(data: dict, take: list) -> bool:
-    return (len(take) == len(data["weights"]) and set(take) <= {0, 1}
-            and sum(w * t for w, t in zip(data["weights"], take)) <= data["capacity"])
+    return (
+        len(take) == len(data["weights"])
+        and set(take) <= {0, 1}
+        and sum(w * t for w, t in zip(data["weights"], take)) <= data["capacity"]
+    )
 
 
 def _knapsack_value(data: dict, take: list) -> int:
@@ -299,8 +304,16 @@ def knapsack(items: int, seed: int) -> Problem:
     data = {"weights": weights, "values": values, "capacity": capacity}
     title = f"0/1 knapsack, {items} items, seed {seed} (maximise)"
     optimum = knapsack_optimum(weights, values, capacity)
-    return Problem(f"knapsack-{items}", "knapsack", "maximize", title, data, _knapsack_ok, optimum,
-                   _knapsack_value)
+    return Problem(
+        f"knapsack-{items}",
+        "knapsack",
+        "maximize",
+        title,
+        data,
+        _knapsack_ok,
+        optimum,
+        _knapsack_value,
+    )
 
 
 # -- graph colouring -------------------------------------------------------------------------
@@ -332,12 +345,22 @@ def us_map() -> tuple[list[str], list[tuple[int, int]]]:
 
 
 def _colouring_ok(data: dict, colours: list) -> bool:
-    return (len(colours) == data["nodes"] and all(0 <= c < data["colours"] for c in colours)
-            and all(colours[a] != colours[b] for a, b in data["edges"]))
+    return (
+        len(colours) == data["nodes"]
+        and all(0 <= c < data["colours"] for c in colours)
+        and all(colours[a] != colours[b] for a, b in data["edges"])
+    )
 
 
-def colouring(name: str, title: str, nodes: int, edges: list, colours: int, kind: str,
-              known: int | None = None) -> Problem:
+def colouring(
+    name: str,
+    title: str,
+    nodes: int,
+    edges: list,
+    colours: int,
+    kind: str,
+    known: int | None = None,
+) -> Problem:
     """Colour the nodes with ``colours`` colours, the ends of every edge different."""
     data = {"nodes": nodes, "edges": [list(e) for e in edges], "colours": colours}
     return Problem(name, "colouring", kind, title, data, _colouring_ok, known)
@@ -348,8 +371,9 @@ def colouring(name: str, title: str, nodes: int, edges: list, colours: int, kind
 
 def _queens_ok(data: dict, cols: list) -> bool:
     diagonals = ([r + c for r, c in enumerate(cols)], [r - c for r, c in enumerate(cols)])
-    return _is_permutation(cols, range(data["n"])) and all(len(set(d)) == len(cols)
-                                                           for d in diagonals)
+    return _is_permutation(cols, range(data["n"])) and all(
+        len(set(d)) == len(cols) for d in diagonals
+    )
 
 
 def queens(n: int, known: int) -> Problem:
@@ -400,8 +424,16 @@ def tsp(cities: int, seed: int) -> Problem:
     points = [(rng.randint(0, 100), rng.randint(0, 100)) for _ in range(cities)]
     dist = [[round(math.dist(p, q)) for q in points] for p in points]
     title = f"TSP, {cities} cities, seed {seed} (minimise)"
-    return Problem(f"tsp-{cities}", "tsp", "minimize", title, {"dist": dist}, _tsp_ok,
-                   held_karp(dist), _tour_length)
+    return Problem(
+        f"tsp-{cities}",
+        "tsp",
+        "minimize",
+        title,
+        {"dist": dist},
+        _tsp_ok,
+        held_karp(dist),
+        _tour_length,
+    )
 
 
 # -- the suite -------------------------------------------------------------------------------
@@ -427,8 +459,14 @@ def _problems() -> list[Problem]:
         golomb(9, 44),
         knapsack(24, seed=11),
         colouring("petersen-3", "Petersen graph, 3 colours (all)", 10, PETERSEN, 3, "all", 120),
-        colouring("us-map-4", f"US map, {len(states)} states, 4 colours (first)", len(states),
-                  borders, 4, "first"),
+        colouring(
+            "us-map-4",
+            f"US map, {len(states)} states, 4 colours (first)",
+            len(states),
+            borders,
+            4,
+            "first",
+        ),
         queens(8, 92),
         tsp(10, seed=5),
         tsp(12, seed=5),

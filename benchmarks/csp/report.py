@@ -52,11 +52,13 @@ def _problems_table(problems: list[Problem], out: TextIO) -> None:
         out.write(f"  {p.name:{width}} {p.title:58} {known}\n")
 
 
-def _timing_table(problems: list[Problem], contenders: list[str], results: dict, timeout: float,
-                  out: TextIO) -> None:
+def _timing_table(
+    problems: list[Problem], contenders: list[str], results: dict, timeout: float, out: TextIO
+) -> None:
     """The table of medians, the ratio columns, and each ratio's geometric mean."""
-    ratios = [(peer, head) for peer, head in RATIOS
-              if peer in contenders and "relqueens" in contenders]
+    ratios = [
+        (peer, head) for peer, head in RATIOS if peer in contenders and "relqueens" in contenders
+    ]
     heads = contenders + [head for _, head in ratios]
     width = max(len(p.name) for p in problems) + 2
     cols = [max(len(h), 10) + 2 for h in heads]
@@ -75,35 +77,54 @@ def _timing_table(problems: list[Problem], contenders: list[str], results: dict,
     for (_, head), values in zip(ratios, solved):
         if values:
             mean = math.exp(sum(map(math.log, values)) / len(values))
-            out.write(f"geometric mean of {head} over the {len(values)} rows both solved: "
-                      f"{mean:.2f}\n")
+            out.write(
+                f"geometric mean of {head} over the {len(values)} rows both solved: {mean:.2f}\n"
+            )
 
 
 def _notes(problems: list[Problem], results: dict, out: TextIO) -> None:
     """Rows without a time (grouped by why), and every answer that failed its check."""
     order = {p.name: i for i, p in enumerate(problems)}
     keys = sorted(results, key=lambda k: (order[k[0]], k[1]))
-    for status, head in (("not-available", "relqueens rows not available yet"),
-                         ("no-model", "no model"), ("error", "errors"),
-                         ("skipped", "not run after a timeout")):
+    for status, head in (
+        ("not-available", "relqueens rows not available yet"),
+        ("no-model", "no model"),
+        ("error", "errors"),
+        ("skipped", "not run after a timeout"),
+    ):
         rows = [(k, results[k]["detail"]) for k in keys if results[k]["status"] == status]
         if rows:
             out.write(f"\n{head}:\n")
             out.writelines(f"  {p} / {c}: {detail}\n" for (p, c), detail in rows)
     wrong = [(k, r) for k in keys if (r := results[k])["status"] == "ok" and not r["valid"]]
-    out.write("\nverifier: " + ("every answer produced passed its check\n" if not wrong else
-                                "answers that FAILED their check:\n"))
+    out.write(
+        "\nverifier: "
+        + (
+            "every answer produced passed its check\n"
+            if not wrong
+            else "answers that FAILED their check:\n"
+        )
+    )
     out.writelines(f"  {p} / {c}: {r['detail']} (result {r['result']})\n" for (p, c), r in wrong)
 
 
-def print_report(problems: list[Problem], contenders: list[str], results: dict, *, absent: dict,
-                 timeout: float, out: TextIO) -> None:
+def print_report(
+    problems: list[Problem],
+    contenders: list[str],
+    results: dict,
+    *,
+    absent: dict,
+    timeout: float,
+    out: TextIO,
+) -> None:
     """The problems, the table, the notes, and which solver versions and clocks were measured."""
     _problems_table(problems, out)
     _timing_table(problems, contenders, results, timeout, out)
-    out.write(f"(> {timeout:g} s: timed out; n/a yet: needs relqueens API not on main yet; "
-              "WRONG: failed the verifier;\n rq/X: relqueens' time over X's, below 1 relqueens is "
-              "faster, > or < a bound where one side timed out)\n")
+    out.write(
+        f"(> {timeout:g} s: timed out; n/a yet: needs relqueens API not on main yet; "
+        "WRONG: failed the verifier;\n rq/X: relqueens' time over X's, below 1 relqueens is "
+        "faster, > or < a bound where one side timed out)\n"
+    )
     _notes(problems, results, out)
     out.write("\ncontenders:\n")
     for name in contenders:
@@ -111,8 +132,9 @@ def print_report(problems: list[Problem], contenders: list[str], results: dict, 
         out.write(f"  {name:18} {c.version()}; clock: {c.clock}\n")
     for name, why in absent.items():
         out.write(f"  {name:18} skipped: {why}\n")
-    out.write("  peers: pip install python-constraint2 ortools; "
-              "apt-get install -y swi-prolog-nox\n")
+    out.write(
+        "  peers: pip install python-constraint2 ortools; apt-get install -y swi-prolog-nox\n"
+    )
 
 
 def write_csv(problems: list[Problem], results: dict, folder: str) -> Path:
@@ -122,13 +144,40 @@ def write_csv(problems: list[Problem], results: dict, folder: str) -> Path:
     by_name = {p.name: p for p in problems}
     with path.open("w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["problem", "family", "kind", "known", "contender", "status", "median_s", "runs",
-                    "result", "valid", "detail", "maxrss_mb"])
+        w.writerow(
+            [
+                "problem",
+                "family",
+                "kind",
+                "known",
+                "contender",
+                "status",
+                "median_s",
+                "runs",
+                "result",
+                "valid",
+                "detail",
+                "maxrss_mb",
+            ]
+        )
         for (name, contender), r in results.items():
             p = by_name[name]
             median = f"{r['median']:.6f}" if "median" in r else ""
             known = "" if p.known is None else p.known
-            w.writerow([name, p.family, p.kind, known, contender, r["status"], median, r["runs"],
-                        r.get("result", ""), r.get("valid", ""), r["detail"],
-                        r.get("maxrss_mb", "")])
+            w.writerow(
+                [
+                    name,
+                    p.family,
+                    p.kind,
+                    known,
+                    contender,
+                    r["status"],
+                    median,
+                    r["runs"],
+                    r.get("result", ""),
+                    r.get("valid", ""),
+                    r["detail"],
+                    r.get("maxrss_mb", ""),
+                ]
+            )
     return path

@@ -23,8 +23,9 @@ SETTLED = ("not-available", "no-model", "error", "skipped", "timeout")
 """Outcomes that another round would not change: the pair is not run again."""
 
 
-def run_one(contender: str, problem: str, timeout: float,
-            worker: str = "benchmarks.csp.worker") -> dict:
+def run_one(
+    contender: str, problem: str, timeout: float, worker: str = "benchmarks.csp.worker"
+) -> dict:
     """Measure once in a fresh interpreter: the worker's JSON, or ``timeout`` or ``error``.
 
     The worker (a module run with ``-m``; the tabling suite has its own) runs
@@ -33,7 +34,10 @@ def run_one(contender: str, problem: str, timeout: float,
     """
     proc = subprocess.Popen(
         [sys.executable, "-m", worker, contender, problem],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -47,13 +51,15 @@ def run_one(contender: str, problem: str, timeout: float,
     return json.loads(out.strip().splitlines()[-1])
 
 
-def _outgrown(problem: Problem, contender: str, problems: list[Problem],
-              runs: dict) -> Problem | None:
+def _outgrown(
+    problem: Problem, contender: str, problems: list[Problem], runs: dict
+) -> Problem | None:
     """An easier problem of the same family and kind on which ``contender`` timed out, if any."""
     for easier in problems[: problems.index(problem)]:
         ms = runs.get((easier.name, contender), [])
-        if (easier.family, easier.kind) == (problem.family, problem.kind) and \
-                any(m["status"] == "timeout" for m in ms):
+        if (easier.family, easier.kind) == (problem.family, problem.kind) and any(
+            m["status"] == "timeout" for m in ms
+        ):
             return easier
     return None
 
@@ -84,8 +90,9 @@ def describe(m: dict) -> str:
     return f"{m['seconds']:9.4f} s  -> {m['result']} {verdict}"
 
 
-def run_suite(problems: list[Problem], contenders: list[str], *, repeat: int, timeout: float,
-              log: TextIO) -> dict:
+def run_suite(
+    problems: list[Problem], contenders: list[str], *, repeat: int, timeout: float, log: TextIO
+) -> dict:
     """Run every pair ``repeat`` times, round by round; return ``{(problem, contender): outcome}``.
 
     A pair whose outcome is settled (timed out, not available, ...) is not
@@ -101,8 +108,11 @@ def run_suite(problems: list[Problem], contenders: list[str], *, repeat: int, ti
                 if any(m["status"] in SETTLED for m in runs.get(key, [])):
                     continue
                 easier = _outgrown(problem, contender, problems, runs)
-                m = run_one(contender, problem.name, timeout) if easier is None else \
-                    {"status": "skipped", "detail": f"not run: timed out on {easier.name}"}
+                m = (
+                    run_one(contender, problem.name, timeout)
+                    if easier is None
+                    else {"status": "skipped", "detail": f"not run: timed out on {easier.name}"}
+                )
                 runs.setdefault(key, []).append(m)
                 log.write(f"  {problem.name:22} {contender:18} {describe(m)}\n")
                 log.flush()
@@ -132,8 +142,9 @@ def main(args: Namespace) -> int:
     for name, why in absent.items():
         sys.stderr.write(f"skipping {name}: {why}\n")
     contenders = [name for name in names if name not in absent]
-    results = run_suite(problems, contenders, repeat=args.repeat, timeout=args.timeout,
-                        log=sys.stderr)
+    results = run_suite(
+        problems, contenders, repeat=args.repeat, timeout=args.timeout, log=sys.stderr
+    )
     print_report(problems, contenders, results, absent=absent, timeout=args.timeout, out=sys.stdout)
     print(f"\nwrote {write_csv(problems, results, args.out)}")
     return 1 if any(r["status"] == "ok" and not r["valid"] for r in results.values()) else 0

@@ -43,8 +43,14 @@ def measure(contender: str, problem: str) -> dict:
     valid, result, why = p.check(answer)
     scopes = (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)  # the worker, and swipl
     rss = max(resource.getrusage(scope).ru_maxrss for scope in scopes)
-    return {"status": "ok", "seconds": seconds, "result": result, "valid": valid, "detail": why,
-            "maxrss_mb": round(rss / 1024, 1)}  # kB on Linux
+    return {
+        "status": "ok",
+        "seconds": seconds,
+        "result": result,
+        "valid": valid,
+        "detail": why,
+        "maxrss_mb": round(rss / 1024, 1),
+    }  # kB on Linux
 
 
 def main(argv: list[str]) -> int:

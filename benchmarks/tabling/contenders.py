@@ -71,7 +71,7 @@ def pydatalog(problem: Problem, data: list) -> Callable:
 
 SWI_RULES = {
     "closure": ":- table path/2.\npath(X, Y) :- edge(X, Y).\npath(X, Y) :- path(X, Z), edge(Z, Y).\n"
-               "query(X, Y) :- path(X, Y).\n",
+    "query(X, Y) :- path(X, Y).\n",
     "join": "query(X, Z) :- edge(X, Y), edge(Y, Z).\n",
 }
 SWI_MAIN = """
@@ -93,8 +93,12 @@ def swi_prolog(problem: Problem, data: list) -> Callable:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "query.pl"
             path.write_text(program)
-            done = subprocess.run(["swipl", "-q", "-g", "main", "-t", "halt", str(path)],
-                                  capture_output=True, text=True, check=True)
+            done = subprocess.run(
+                ["swipl", "-q", "-g", "main", "-t", "halt", str(path)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
         seconds, answers = done.stdout.split("\n", 1)
         return Timed([tuple(a) for a in json.loads(answers)], float(seconds))
 
@@ -127,10 +131,15 @@ CONTENDERS = {
         Contender("relqueens-right", {"closure": relqueens_right}),
         Contender("python", dict.fromkeys(BOTH, python_plain)),
         Contender("python-fixpoint", {"closure": python_fixpoint}),
-        Contender("pydatalog", dict.fromkeys(BOTH, pydatalog), "module:pyDatalog",
-                  "pip install pyDatalog"),
-        Contender("swi-prolog", dict.fromkeys(BOTH, swi_prolog), "command:swipl",
-                  "apt-get install -y swi-prolog-nox"),
+        Contender(
+            "pydatalog", dict.fromkeys(BOTH, pydatalog), "module:pyDatalog", "pip install pyDatalog"
+        ),
+        Contender(
+            "swi-prolog",
+            dict.fromkeys(BOTH, swi_prolog),
+            "command:swipl",
+            "apt-get install -y swi-prolog-nox",
+        ),
     )
 }
 """Every contender, in the report's column order; ``relqueens`` is the left-recursive closure."""

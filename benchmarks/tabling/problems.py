@@ -86,7 +86,9 @@ def expected(problem: Problem) -> set[tuple[int, int]]:
 PROBLEMS = {
     p.name: p
     for p in (
-        Problem("closure-200", "closure", 200, "path(x, y): 200 nodes, 400 edges, cycles (40,000 pairs)"),
+        Problem(
+            "closure-200", "closure", 200, "path(x, y): 200 nodes, 400 edges, cycles (40,000 pairs)"
+        ),
         Problem("join-20000", "join", 20_000, "grandparent(x, z) over 20,000 parent facts"),
         Problem("closure-50", "closure", 50, "path(x, y): 50 nodes, 100 edges (2,500 pairs)"),
         Problem("join-2000", "join", 2_000, "grandparent(x, z) over 2,000 parent facts"),

@@ -23,8 +23,9 @@ TARGETS = (
 """relqueens' time over a peer's on each closure problem, and the most it may be."""
 
 
-def run_suite(problems: list[str], contenders: list[str], repeat: int, timeout: float,
-              log: TextIO) -> dict:
+def run_suite(
+    problems: list[str], contenders: list[str], repeat: int, timeout: float, log: TextIO
+) -> dict:
     """``{(problem, contender): outcome}`` over ``repeat`` rounds (a pair without a time is not run again)."""
     runs: dict[tuple, list[dict]] = {}
     for round_no in range(1, repeat + 1):
@@ -53,8 +54,11 @@ def ratios(results: dict, problem: str) -> dict[str, float]:
     mine = results.get((problem, "relqueens"))
     if mine is None or mine["status"] != "ok" or not mine["valid"]:
         return {}
-    return {peer: mine["median"] / max(r["median"], 1e-9) for (p, peer), r in results.items()
-            if p == problem and peer != "relqueens" and r["status"] == "ok" and r["valid"]}
+    return {
+        peer: mine["median"] / max(r["median"], 1e-9)
+        for (p, peer), r in results.items()
+        if p == problem and peer != "relqueens" and r["status"] == "ok" and r["valid"]
+    }
 
 
 def print_report(problems: list[str], contenders: list[str], results: dict, out: TextIO) -> bool:
@@ -72,12 +76,21 @@ def print_report(problems: list[str], contenders: list[str], results: dict, out:
     for p in (p for p in problems if PROBLEMS[p].kind == "closure"):
         r = ratios(results, p)
         for peer, most, text in TARGETS:
-            verdict = "not measured" if peer not in r else \
-                f"{r[peer]:.2f}  (<= {most:g})  " + ("met" if r[peer] <= most else "NOT met")
+            verdict = (
+                "not measured"
+                if peer not in r
+                else f"{r[peer]:.2f}  (<= {most:g})  " + ("met" if r[peer] <= most else "NOT met")
+            )
             out.write(f"  {text}, {p}: {verdict}\n")
     right = all(r["valid"] for r in results.values() if r["status"] == "ok")
-    out.write("\nverifier: " + ("every answer set is the expected one, each pair once\n" if right
-                                else "some answer sets are WRONG\n"))
+    out.write(
+        "\nverifier: "
+        + (
+            "every answer set is the expected one, each pair once\n"
+            if right
+            else "some answer sets are WRONG\n"
+        )
+    )
     for p in problems:
         out.write(f"  {p}: {PROBLEMS[p].title}\n")
     return right
@@ -89,11 +102,23 @@ def write_csv(results: dict, folder: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["problem", "contender", "status", "median_s", "runs", "answers", "valid", "detail"])
+        w.writerow(
+            ["problem", "contender", "status", "median_s", "runs", "answers", "valid", "detail"]
+        )
         for (problem, contender), r in results.items():
             median = f"{r['median']:.6f}" if "median" in r else ""
-            w.writerow([problem, contender, r["status"], median, r["runs"], r.get("result", ""),
-                        r.get("valid", ""), r["detail"]])
+            w.writerow(
+                [
+                    problem,
+                    contender,
+                    r["status"],
+                    median,
+                    r["runs"],
+                    r.get("result", ""),
+                    r.get("valid", ""),
+                    r["detail"],
+                ]
+            )
     return path
 
 

@@ -35,9 +35,17 @@ def measure(contender: str, problem: str) -> dict:
     duplicates = len(pairs) - len(set(pairs))
     valid = duplicates == 0 and set(pairs) == want
     why = "" if valid else f"{duplicates} duplicates, {len(set(pairs) ^ want)} pairs differ"
-    rss = max(resource.getrusage(s).ru_maxrss for s in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    return {"status": "ok", "seconds": seconds, "result": len(pairs), "valid": valid,
-            "detail": why, "maxrss_mb": round(rss / 1024, 1)}
+    rss = max(
+        resource.getrusage(s).ru_maxrss for s in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return {
+        "status": "ok",
+        "seconds": seconds,
+        "result": len(pairs),
+        "valid": valid,
+        "detail": why,
+        "maxrss_mb": round(rss / 1024, 1),
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -54,7 +54,10 @@ def clojure_side(command: list[str], sizes: list[int]) -> dict[int, tuple[list, 
     """Run the seed's program for each n; parse counts, solutions (in run* order) and times."""
     out = subprocess.run(
         [*command, str(HERE / "eight_queens.clj"), *map(str, sizes)],
-        capture_output=True, text=True, check=True, timeout=3600,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=3600,
     ).stdout
     result: dict[int, tuple[list, float]] = {}
     for line in out.splitlines():
@@ -72,10 +75,14 @@ def main(argv: list[str]) -> int:
     command = clojure_command()
     theirs = clojure_side(command, sizes) if command else {}
     if not command:
-        print("core.logic side skipped: set CORE_LOGIC_CLASSPATH and install clojure to run it "
-              "(see this script's docstring)\n")
-    print(f"{'n':>3} {'relqueens':>10} {'s':>9} {'core.logic':>11} {'s':>9} {'same set':>9} "
-          f"{'first 5 same order':>19} {'speed-up':>9}")
+        print(
+            "core.logic side skipped: set CORE_LOGIC_CLASSPATH and install clojure to run it "
+            "(see this script's docstring)\n"
+        )
+    print(
+        f"{'n':>3} {'relqueens':>10} {'s':>9} {'core.logic':>11} {'s':>9} {'same set':>9} "
+        f"{'first 5 same order':>19} {'speed-up':>9}"
+    )
     for n in sizes:
         sols, secs = ours[n]
         line = f"{n:>3} {len(sols):>10} {secs:>9.4f}"
@@ -83,11 +90,15 @@ def main(argv: list[str]) -> int:
             csols, csecs = theirs[n]
             same = set(sols) == set(csols) and len(csols) == len(set(csols))
             order = sols[:5] == csols[:5]
-            line += f" {len(csols):>11} {csecs:>9.4f} {same!s:>9} {order!s:>19} {csecs / secs:>8.0f}x"
+            line += (
+                f" {len(csols):>11} {csecs:>9.4f} {same!s:>9} {order!s:>19} {csecs / secs:>8.0f}x"
+            )
         print(line)
     for n in sizes:
         if n in theirs and theirs[n][0][:5] != ours[n][0][:5]:
-            print(f"\nn = {n}, first answers: relqueens {ours[n][0][:3]}, core.logic {theirs[n][0][:3]}")
+            print(
+                f"\nn = {n}, first answers: relqueens {ours[n][0][:3]}, core.logic {theirs[n][0][:3]}"
+            )
     return 0
 
 

@@ -25,7 +25,9 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         """True when both solution sets agree, with and without symmetry breaking."""
-        return not (self.missing or self.extra or self.fundamental_missing or self.fundamental_extra)
+        return not (
+            self.missing or self.extra or self.fundamental_missing or self.fundamental_extra
+        )
 
     def __str__(self) -> str:
         lines = [
@@ -42,8 +44,10 @@ class CheckReport:
             ("fundamental, only in the relational answers", self.fundamental_extra),
         ):
             if boards:
-                lines.append(f"  {label}: {', '.join(map(str, boards[:10]))}"
-                             + (" ..." if len(boards) > 10 else ""))
+                lines.append(
+                    f"  {label}: {', '.join(map(str, boards[:10]))}"
+                    + (" ..." if len(boards) > 10 else "")
+                )
         lines.append("  agree" if self.ok else "  DISAGREE")
         return "\n".join(lines)
 

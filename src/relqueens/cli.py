@@ -64,10 +64,14 @@ def _whole(least: int, most: int | None = None) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
         if value < least:
             raise argparse.ArgumentTypeError(
-                f"cannot be negative, got {value}" if least == 0 else f"must be at least {least}, got {value}"
+                f"cannot be negative, got {value}"
+                if least == 0
+                else f"must be at least {least}, got {value}"
             )
         if most is not None and value > most:
-            raise argparse.ArgumentTypeError(f"must be at most {most}, got {value}: see the limits in docs/queens.md")
+            raise argparse.ArgumentTypeError(
+                f"must be at most {most}, got {value}: see the limits in docs/queens.md"
+            )
         return value
 
     return parse
@@ -84,60 +88,93 @@ _positive = _whole(1)
 
 def _pin_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--pin", metavar="SQUARE", action="append", default=[],
+        "--pin",
+        metavar="SQUARE",
+        action="append",
+        default=[],
         help="a queen placed in advance, as a chess square (a1 = row 0, column 0) or ROW:COL; repeatable",
     )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the ``relqueens`` command and its subcommands."""
-    parser = _Parser(prog="relqueens", description="N-queens as relations, on kanren with finite domains.")
+    parser = _Parser(
+        prog="relqueens", description="N-queens as relations, on kanren with finite domains."
+    )
     parser.add_argument("--version", action="version", version=f"relqueens {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    solve = sub.add_parser("solve", help="find boards", description="Find solutions of the N-queens problem.")
+    solve = sub.add_parser(
+        "solve", help="find boards", description="Find solutions of the N-queens problem."
+    )
     _board_size(solve, "solve")
     how_many = solve.add_mutually_exclusive_group()
     how_many.add_argument("--all", action="store_true", help="every solution")
     how_many.add_argument("--count", action="store_true", help="only count the solutions")
-    how_many.add_argument("--limit", metavar="K", type=_positive, help="at most K solutions (default 1)")
+    how_many.add_argument(
+        "--limit", metavar="K", type=_positive, help="at most K solutions (default 1)"
+    )
     _pin_option(solve)
-    solve.add_argument("--symmetry", action="store_true", help="one board per symmetry class (lex-leader)")
+    solve.add_argument(
+        "--symmetry", action="store_true", help="one board per symmetry class (lex-leader)"
+    )
     solve.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     solve.add_argument("--unicode", action="store_true", help="draw queens as ♕ (text format)")
     solve.add_argument("--coords", action="store_true", help="label files and ranks (text format)")
-    solve.add_argument("--model", choices=("auto", *MODELS), default="auto",
-                       help="how the diagonals are stated (auto: pairwise up to N=100, then compact)")
-    solve.add_argument("--select", choices=("auto", *SELECT), default="auto",
-                       help="labeling: variable selection (auto: leftmost up to N=16, then ff)")
-    solve.add_argument("--order", choices=("auto", *ORDER), default="auto",
-                       help="labeling: value order (auto: up to N=16, then mid)")
+    solve.add_argument(
+        "--model",
+        choices=("auto", *MODELS),
+        default="auto",
+        help="how the diagonals are stated (auto: pairwise up to N=100, then compact)",
+    )
+    solve.add_argument(
+        "--select",
+        choices=("auto", *SELECT),
+        default="auto",
+        help="labeling: variable selection (auto: leftmost up to N=16, then ff)",
+    )
+    solve.add_argument(
+        "--order",
+        choices=("auto", *ORDER),
+        default="auto",
+        help="labeling: value order (auto: up to N=16, then mid)",
+    )
 
     render = sub.add_parser(
-        "render", help="draw every solution as a board",
+        "render",
+        help="draw every solution as a board",
         description="Write a self-contained HTML gallery of the solutions, and/or one SVG per board.",
     )
     _board_size(render, "render")
     render.add_argument("--html", metavar="FILE", help="write the gallery page here")
-    render.add_argument("--svg", metavar="DIR", help="write one SVG file per board into this folder")
+    render.add_argument(
+        "--svg", metavar="DIR", help="write one SVG file per board into this folder"
+    )
     _pin_option(render)
     render.add_argument("--symmetry", action="store_true", help="one board per symmetry class")
     render.add_argument("--limit", metavar="K", type=_positive, help="at most K boards")
-    render.add_argument("--force", action="store_true",
-                        help=f"draw more than {LARGE} boards (up to {MAX_SQUARES:,} squares in all)")
+    render.add_argument(
+        "--force",
+        action="store_true",
+        help=f"draw more than {LARGE} boards (up to {MAX_SQUARES:,} squares in all)",
+    )
     render.add_argument("--title", help="the page title")
 
     tree = sub.add_parser(
-        "tree", help="draw the search trees",
+        "tree",
+        help="draw the search trees",
         description=f"Draw relqueens' search tree beside plain backtracking's (N <= {MAX_N}).",
     )
     tree.add_argument("n", metavar="N", type=_whole(0), help=f"board size, at most {MAX_N}")
     tree.add_argument("--html", metavar="FILE", required=True, help="write the page here")
     _pin_option(tree)
-    tree.add_argument("--symmetry", action="store_true", help="break symmetries in relqueens' search")
+    tree.add_argument(
+        "--symmetry", action="store_true", help="break symmetries in relqueens' search"
+    )
 
     step = sub.add_parser(
-        "step", help="watch propagation, step by step, in a browser",
+        "step",
+        help="watch propagation, step by step, in a browser",
         description=f"Write a self-contained page that replays the search step by step (N <= {STEP_MAX_N}, "
         f"at most {MAX_STEPS:,} steps): the board, what propagation rules out and why, the dead ends.",
     )
@@ -145,27 +182,50 @@ def build_parser() -> argparse.ArgumentParser:
     step.add_argument("--html", metavar="FILE", required=True, help="write the page here")
     _pin_option(step)
     step.add_argument("--symmetry", action="store_true", help="break symmetries (lex-leader)")
-    step.add_argument("--limit", metavar="K", type=_positive, help="replay only until the K-th solution")
+    step.add_argument(
+        "--limit", metavar="K", type=_positive, help="replay only until the K-th solution"
+    )
     step.add_argument("--title", help="the page title")
 
     cnt = sub.add_parser(
-        "count", help="count all boards, in parallel and resumably",
+        "count",
+        help="count all boards, in parallel and resumably",
         description="Count every solution by pinning the first K rows: one sub-problem per placement, "
         "run in process, on a process pool, or on a Dask cluster; resumable with a checkpoint.",
     )
     _board_size(cnt, "count")
-    cnt.add_argument("--split", metavar="K", type=_whole(0), help="rows to pin per sub-problem (default 2, 0 below n=10)")
-    cnt.add_argument("--workers", metavar="W", type=_positive,
-                     help=f"a local process pool of W workers (at most {MAX_WORKERS}, one per sub-problem)")
+    cnt.add_argument(
+        "--split",
+        metavar="K",
+        type=_whole(0),
+        help="rows to pin per sub-problem (default 2, 0 below n=10)",
+    )
+    cnt.add_argument(
+        "--workers",
+        metavar="W",
+        type=_positive,
+        help=f"a local process pool of W workers (at most {MAX_WORKERS}, one per sub-problem)",
+    )
     where = cnt.add_mutually_exclusive_group()
-    where.add_argument("--dask", metavar="ADDRESS", help="an existing Dask scheduler, e.g. tcp://host:8786")
-    where.add_argument("--dask-local", action="store_true", help="start a Dask LocalCluster (W workers, default 2)")
-    cnt.add_argument("--mirror", action="store_true", help="count half the first row, twice (same total, half the work)")
-    cnt.add_argument("--checkpoint", metavar="FILE", help="record finished sub-problems here; rerun to resume")
+    where.add_argument(
+        "--dask", metavar="ADDRESS", help="an existing Dask scheduler, e.g. tcp://host:8786"
+    )
+    where.add_argument(
+        "--dask-local", action="store_true", help="start a Dask LocalCluster (W workers, default 2)"
+    )
+    cnt.add_argument(
+        "--mirror",
+        action="store_true",
+        help="count half the first row, twice (same total, half the work)",
+    )
+    cnt.add_argument(
+        "--checkpoint", metavar="FILE", help="record finished sub-problems here; rerun to resume"
+    )
     cnt.add_argument("--format", choices=("text", "json"), default="text", help="output format")
 
     chk = sub.add_parser(
-        "check", help="cross-check with the reference solver",
+        "check",
+        help="cross-check with the reference solver",
         description="Compare the relational answers with the reference backtracker, as sets.",
     )
     _board_size(chk, "check")
@@ -186,26 +246,46 @@ class _Bar(_Tqdm):
 
 def _progress(boards: Iterator[tuple[int, ...]], stream: TextIO) -> Iterator[tuple[int, ...]]:
     """Pass boards through, counting them on a terminal (a bar on ``stream``, cleared at the end)."""
-    return iter(_Bar(boards, file=stream, disable=not stream.isatty(), desc="found", unit=" boards", leave=False))
+    return iter(
+        _Bar(
+            boards,
+            file=stream,
+            disable=not stream.isatty(),
+            desc="found",
+            unit=" boards",
+            leave=False,
+        )
+    )
 
 
 def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.model == "pairwise" and args.n > PAIRWISE_MAX:
-        raise ValueError(f"--model pairwise takes N <= {PAIRWISE_MAX} (its constraints grow as N²); "
-                         "the compact model goes further")
+        raise ValueError(
+            f"--model pairwise takes N <= {PAIRWISE_MAX} (its constraints grow as N²); "
+            "the compact model goes further"
+        )
     pins = pins_of(args.pin, args.n)
     boards = iter_queens(
-        args.n, pins=pins, symmetry=args.symmetry, model=args.model, select=args.select, order=args.order
+        args.n,
+        pins=pins,
+        symmetry=args.symmetry,
+        model=args.model,
+        select=args.select,
+        order=args.order,
     )
     header = {"n": args.n, "pins": {str(r): c for r, c in pins.items()}, "symmetry": args.symmetry}
     if args.count:
         total = sum(1 for _ in _progress(boards, err))
-        out.write(json.dumps({**header, "count": total}) + "\n" if args.format == "json" else f"{total}\n")
+        out.write(
+            json.dumps({**header, "count": total}) + "\n" if args.format == "json" else f"{total}\n"
+        )
         return 0
     limit = None if args.all else (args.limit or 1)
     if args.all:
         boards = _progress(boards, err)
-    opening = json.dumps(header)[:-1] + ', "solutions": ['  # JSON is streamed, from the first board on
+    opening = (
+        json.dumps(header)[:-1] + ', "solutions": ['
+    )  # JSON is streamed, from the first board on
     shown, cut = 0, False
     for board in boards:
         if shown == limit:  # one more board exists: the list was cut
@@ -220,7 +300,9 @@ def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.format == "json":
         out.write(("" if shown else opening) + f'], "count": {shown}}}\n')
     else:
-        out.write(f"{shown or 'no'} {_plural(shown, 'solution')}" + (" shown" if cut else "") + "\n")
+        out.write(
+            f"{shown or 'no'} {_plural(shown, 'solution')}" + (" shown" if cut else "") + "\n"
+        )
     return 0
 
 
@@ -248,9 +330,12 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
         )
     del found[wanted:]
     if args.html:
-        write_atomically(args.html, gallery_parts(
-            found, n=args.n, pins=pins, symmetry=args.symmetry, title=args.title, truncated=cut
-        ))
+        write_atomically(
+            args.html,
+            gallery_parts(
+                found, n=args.n, pins=pins, symmetry=args.symmetry, title=args.title, truncated=cut
+            ),
+        )
         out.write(f"wrote {args.html} ({len(found)} {_plural(len(found), 'board')})\n")
     if args.svg:
         paths = write_svgs(found, args.svg, n=args.n, pins=pins)
@@ -265,7 +350,9 @@ def _tree(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _step(args: argparse.Namespace, out: TextIO) -> int:
-    page = queens_stepper_html(args.n, pins=args.pin, symmetry=args.symmetry, limit=args.limit, title=args.title)
+    page = queens_stepper_html(
+        args.n, pins=args.pin, symmetry=args.symmetry, limit=args.limit, title=args.title
+    )
     write_atomically(args.html, [page])
     out.write(f"wrote {args.html}: open it in a browser, then step with the arrow keys\n")
     return 0
@@ -281,7 +368,9 @@ class _CountBar:
 
     def __call__(self, done: int, total: int, seconds: float) -> None:
         if self.bar is None:
-            self.bar = _Bar(total=total, initial=done, file=self.stream, desc="count", unit=" sub-problems")
+            self.bar = _Bar(
+                total=total, initial=done, file=self.stream, desc="count", unit=" sub-problems"
+            )
         self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
@@ -308,8 +397,12 @@ def _dask_executor(
     # the ignoring (a Ctrl-C while the cluster starts is lost), and keep their warnings to themselves
     ctrl_c = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=":0",
-                               silence_logs=logging.ERROR)
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
         client = Client(cluster)
     finally:
         signal.signal(signal.SIGINT, ctrl_c)
@@ -321,15 +414,25 @@ def _count(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise ValueError(f"--split {args.split} pins more rows than the board has (N = {args.n})")
     cpus = os.cpu_count() or 1
     if args.workers and args.workers > cpus:
-        _say(err, f"relqueens count: warning: {args.workers} workers on {cpus} CPUs only take turns; "
-             f"at most {MAX_WORKERS} are started, and one per sub-problem")
+        _say(
+            err,
+            f"relqueens count: warning: {args.workers} workers on {cpus} CPUs only take turns; "
+            f"at most {MAX_WORKERS} are started, and one per sub-problem",
+        )
     workers = args.workers and min(args.workers, MAX_WORKERS)
-    executor, to_close = _dask_executor(args, workers) if args.dask or args.dask_local else (None, [])
+    executor, to_close = (
+        _dask_executor(args, workers) if args.dask or args.dask_local else (None, [])
+    )
     bar = _CountBar(err) if err.isatty() else None
     try:
         result = count(
-            args.n, split_rows=args.split, executor=executor, workers=None if executor else workers,
-            mirror=args.mirror, checkpoint=args.checkpoint, progress=bar,
+            args.n,
+            split_rows=args.split,
+            executor=executor,
+            workers=None if executor else workers,
+            mirror=args.mirror,
+            checkpoint=args.checkpoint,
+            progress=bar,
         )
     finally:
         if bar:
@@ -337,10 +440,19 @@ def _count(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for close in to_close:
             close()
     if args.format == "json":
-        out.write(json.dumps({
-            "n": result.n, "count": result.total, "subproblems": result.subproblems,
-            "computed": result.computed, "resumed": result.resumed, "seconds": round(result.seconds, 3),
-        }) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "n": result.n,
+                    "count": result.total,
+                    "subproblems": result.subproblems,
+                    "computed": result.computed,
+                    "resumed": result.resumed,
+                    "seconds": round(result.seconds, 3),
+                }
+            )
+            + "\n"
+        )
     else:
         out.write(
             f"{result.total}\n" if not err.isatty() else f"n = {result.n}: {result.total} boards\n"
@@ -391,7 +503,9 @@ def _silence(stream: TextIO) -> None:
         pass
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
     """Run the command with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
     >>> main(["solve", "6", "--count"])
@@ -418,7 +532,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return 2
     except KeyboardInterrupt:
         where = getattr(args, "checkpoint", None)
-        note = f"; finished sub-problems are in {where}: run the same command to resume" if where else ""
+        note = (
+            f"; finished sub-problems are in {where}: run the same command to resume"
+            if where
+            else ""
+        )
         _say(err, f"\nrelqueens: interrupted{note}")
         return 130
     except MemoryError:

@@ -23,7 +23,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -72,8 +79,12 @@ def prefixes(n: int, k: int, *, limit: int | None = None) -> list[Prefix]:
     """
     cols = vars(k)
     goals = [fd.in_(*cols, fd.interval(0, n - 1)), fd.distinct(cols)] if k else []
-    goals += [c for i in range(k) for j in range(i + 1, k)  # type: ignore[misc]  # LVar != Lin: Lin's reflected __ne__ makes a Relation
-              for c in (cols[j] != cols[i] + (j - i), cols[i] != cols[j] + (j - i))]
+    goals += [
+        c  # type: ignore[misc]  # LVar != Lin: Lin's reflected __ne__ makes a Relation
+        for i in range(k)
+        for j in range(i + 1, k)
+        for c in (cols[j] != cols[i] + (j - i), cols[i] != cols[j] + (j - i))
+    ]
     return [tuple(p) for p in run(limit or 0, cols, *goals)]
 
 
@@ -187,7 +198,9 @@ def _worker_started() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     parent = parent_process()
     if parent is not None:
-        threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="parent-watch").start()
+        threading.Thread(
+            target=_exit_with, args=(parent,), daemon=True, name="parent-watch"
+        ).start()
 
 
 def _exit_with(parent: BaseProcess) -> None:
@@ -242,7 +255,10 @@ class WorkerPool(Executor):
             self._pool.shutdown(wait=wait)
 
     def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
     ) -> Literal[False]:
         self.shutdown(cancel_futures=kind is not None)
         return False
@@ -334,7 +350,9 @@ class Checkpoint:
                     self.db.executemany("INSERT INTO meta VALUES (?, ?)", wanted.items())
         schema = self._schema()
         if schema != _SCHEMA:
-            tables = ", ".join(sorted(name for kind, name, _ in schema if kind == "table")) or "none"
+            tables = (
+                ", ".join(sorted(name for kind, name, _ in schema if kind == "table")) or "none"
+            )
             raise CheckpointError(
                 f"{self.path} is an SQLite database but not a relqueens checkpoint (its tables: {tables}); "
                 "it was left untouched: name a new file"
@@ -343,6 +361,7 @@ class Checkpoint:
 
     def check_writable(self) -> None:
         """Refuse now, not after the first sub-problem, a checkpoint that cannot record."""
+
         def probe() -> None:
             with self.db:
                 self.db.execute("BEGIN IMMEDIATE")
@@ -354,7 +373,9 @@ class Checkpoint:
     def done(self, wanted: Collection[Prefix]) -> dict[Prefix, int]:
         """The recorded counts, each checked: a sub-problem of ``wanted`` and a non-negative integer."""
         finished: dict[Prefix, int] = {}
-        for text, value in self._sql(lambda: self.db.execute("SELECT prefix, count FROM done").fetchall()):
+        for text, value in self._sql(
+            lambda: self.db.execute("SELECT prefix, count FROM done").fetchall()
+        ):
             prefix = _parse_prefix(text)
             if prefix is None or prefix not in wanted:
                 problem = f"sub-problem {text!r} is not one of this count's"
@@ -370,7 +391,11 @@ class Checkpoint:
 
     def record(self, prefix: Prefix, value: int) -> None:
         """Commit one finished sub-problem."""
-        self._sql(self.db.execute, "INSERT OR REPLACE INTO done VALUES (?, ?)", (",".join(map(str, prefix)), value))
+        self._sql(
+            self.db.execute,
+            "INSERT OR REPLACE INTO done VALUES (?, ?)",
+            (",".join(map(str, prefix)), value),
+        )
 
     def close(self) -> None:
         self.db.close()
@@ -427,7 +452,11 @@ def count(
         raise TypeError(f"progress must be a function (done, total, seconds), got {progress!r}")
     start = time.monotonic()
     todo = plan(n, k, mirror)
-    store = None if checkpoint is None else Checkpoint(checkpoint, {"n": n, "split_rows": k, "mirror": mirror})
+    store = (
+        None
+        if checkpoint is None
+        else Checkpoint(checkpoint, {"n": n, "split_rows": k, "mirror": mirror})
+    )
     try:
         wanted = dict(todo)
         resumed = store.done(wanted) if store else {}
@@ -439,14 +468,25 @@ def count(
         with ExitStack() as stack:
             if workers is not None and pending:
                 executor = stack.enter_context(WorkerPool(min(workers, len(pending))))
-            counts, errors = _run(n, pending, executor or InlineExecutor(), retries, store, progress,
-                                  len(todo), len(resumed), start)
+            counts, errors = _run(
+                n,
+                pending,
+                executor or InlineExecutor(),
+                retries,
+                store,
+                progress,
+                len(todo),
+                len(resumed),
+                start,
+            )
     finally:
         if store:
             store.close()
     failed = [p for p, _ in pending if p not in counts]
     total = sum(w * (resumed[p] if p in resumed else counts.get(p, 0)) for p, w in todo)
-    result = CountResult(n, total, len(todo), len(counts), len(resumed), time.monotonic() - start, failed)
+    result = CountResult(
+        n, total, len(todo), len(counts), len(resumed), time.monotonic() - start, failed
+    )
     if failed:
         why = errors.get(failed[0])
         cause = "" if why is None else f", {type(why).__name__}" + (f": {why}" if str(why) else "")
@@ -486,7 +526,9 @@ def _run(
             p = queue.pop()
             try:
                 futures[executor.submit(count_subproblem, n, p)] = p
-            except RuntimeError as e:  # the executor is broken for good (a dead pool, a closed client)
+            except (
+                RuntimeError
+            ) as e:  # the executor is broken for good (a dead pool, a closed client)
                 errors.update(dict.fromkeys([p, *queue], e))
                 queue.clear()
         if not futures:
@@ -499,7 +541,7 @@ def _run(
             except BrokenExecutor:
                 queue.append(p)
                 continue
-            except Exception as e:  # noqa: BLE001 - retried, then reported by the caller
+            except Exception as e:
                 errors[p] = e
                 attempts[p] = attempts.get(p, 0) + 1
                 if attempts[p] <= retries:

@@ -78,7 +78,11 @@ def gallery_parts(
     """
     pins = dict(pins or {})
     title = title or f"{n}-queens"
-    shown = f"{len(boards)} shown" if truncated else f"{len(boards)} solution{'' if len(boards) == 1 else 's'}"
+    shown = (
+        f"{len(boards)} shown"
+        if truncated
+        else f"{len(boards)} solution{'' if len(boards) == 1 else 's'}"
+    )
     summary = (
         f"n = {n} · {shown} · pins: {describe_pins(pins)} · "
         f"symmetry breaking: {'on' if symmetry else 'off'}"
@@ -86,7 +90,7 @@ def gallery_parts(
     cell = 30 if n <= 8 else max(8, 240 // max(n, 1))
 
     def body() -> Iterator[str]:
-        yield f"<h1>{escape(title)}</h1><p class=\"summary\">{escape(summary)}</p><div class=\"gallery\">"
+        yield f'<h1>{escape(title)}</h1><p class="summary">{escape(summary)}</p><div class="gallery">'
         for k, board in enumerate(boards, 1):
             label = _label(board)
             yield (
@@ -136,7 +140,13 @@ def write_atomically(path: str | Path, parts: Iterable[str]) -> None:
         raise
 
 
-def write_svgs(boards: Sequence[Sequence[int]], directory: str | Path, *, n: int, pins: Mapping[int, int] | None = None) -> list[Path]:
+def write_svgs(
+    boards: Sequence[Sequence[int]],
+    directory: str | Path,
+    *,
+    n: int,
+    pins: Mapping[int, int] | None = None,
+) -> list[Path]:
     """Write one SVG file per board into ``directory`` (created if needed), each atomically; return the paths."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
@@ -144,6 +154,8 @@ def write_svgs(boards: Sequence[Sequence[int]], directory: str | Path, *, n: int
     paths = []
     for k, board in enumerate(boards, 1):
         path = out / f"queens-{n}-{k:0{width}d}.svg"
-        write_atomically(path, [board_svg(board, pins=(pins or {}).keys(), title=f"#{k} {_label(board)}"), "\n"])
+        write_atomically(
+            path, [board_svg(board, pins=(pins or {}).keys(), title=f"#{k} {_label(board)}"), "\n"]
+        )
         paths.append(path)
     return paths

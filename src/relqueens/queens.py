@@ -211,7 +211,9 @@ def possible_columns(n: int, row: int, *, pins: Pins = None) -> tuple[int, ...]:
     return tuple(sorted(run(0, cols[row], queenso(cols, n), *_pin_goals(cols, pins, n))))
 
 
-def complete(partial: Sequence[int | None], *, limit: int | None = None) -> tuple[tuple[int, ...], ...]:
+def complete(
+    partial: Sequence[int | None], *, limit: int | None = None
+) -> tuple[tuple[int, ...], ...]:
     """The solutions that extend a partial board (``None`` marks an empty row).
 
     >>> complete([0, 4, 7, None, None, None, None, None])

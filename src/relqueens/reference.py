@@ -253,7 +253,9 @@ class Branch:
     def children(self) -> tuple[Branch | Solution, ...]:
         """One subtree per column where the next queen is safe, leftmost first."""
         return tuple(
-            queen_tree(self.n, self.board + (col,)) for col in range(self.n) if _safe(self.board, col)
+            queen_tree(self.n, self.board + (col,))
+            for col in range(self.n)
+            if _safe(self.board, col)
         )
 
 

@@ -62,7 +62,15 @@ def board_text(board: Sequence[int], *, unicode: bool = False, coords: bool = Fa
 
 def crown_svg(x: float, y: float, s: float, fill: str, pinned: bool, row: int, col: int) -> str:
     """A queen drawn as a crown, centred in the square of side ``s`` at ``(x, y)``."""
-    pts = [(0.2, 0.75), (0.15, 0.32), (0.33, 0.55), (0.5, 0.22), (0.67, 0.55), (0.85, 0.32), (0.8, 0.75)]
+    pts = [
+        (0.2, 0.75),
+        (0.15, 0.32),
+        (0.33, 0.55),
+        (0.5, 0.22),
+        (0.67, 0.55),
+        (0.85, 0.32),
+        (0.8, 0.75),
+    ]
     poly = " ".join(f"{x + px * s:.1f},{y + py * s:.1f}" for px, py in pts)
     cls = "queen pinned" if pinned else "queen"
     tips = "".join(
@@ -78,7 +86,12 @@ def crown_svg(x: float, y: float, s: float, fill: str, pinned: bool, row: int, c
 
 
 def board_svg(
-    board: Sequence[int], *, pins: Iterable[int] = (), cell: int = 32, coords: bool = True, title: str | None = None
+    board: Sequence[int],
+    *,
+    pins: Iterable[int] = (),
+    cell: int = 32,
+    coords: bool = True,
+    title: str | None = None,
 ) -> str:
     """One self-contained SVG board. ``pins`` are the rows whose queens were placed in advance.
 
@@ -102,7 +115,17 @@ def board_svg(
         parts.append(f"<title>{escape(title)}</title>")
     parts.append(squares_svg(n, cell, margin))
     for row, col in enumerate(b):
-        parts.append(crown_svg(margin + col * cell, row * cell, cell, PINNED if row in pinned else QUEEN, row in pinned, row, col))
+        parts.append(
+            crown_svg(
+                margin + col * cell,
+                row * cell,
+                cell,
+                PINNED if row in pinned else QUEEN,
+                row in pinned,
+                row,
+                col,
+            )
+        )
     if coords:
         parts.append(coords_svg(n, cell, margin))
     parts.append("</svg>")
@@ -122,8 +145,13 @@ def squares_svg(n: int, cell: int, margin: int) -> str:
 
 def coords_svg(n: int, cell: int, margin: int) -> str:
     """Ranks down the left margin and files along the bottom (SVG elements)."""
-    font = f'font-family="sans-serif" font-size="{max(cell // 3, 6)}" fill="#333" text-anchor="middle"'
-    ranks = "".join(f'<text x="{margin / 2}" y="{row * cell + cell * 0.6:.1f}" {font}>{row + 1}</text>' for row in range(n))
+    font = (
+        f'font-family="sans-serif" font-size="{max(cell // 3, 6)}" fill="#333" text-anchor="middle"'
+    )
+    ranks = "".join(
+        f'<text x="{margin / 2}" y="{row * cell + cell * 0.6:.1f}" {font}>{row + 1}</text>'
+        for row in range(n)
+    )
     return ranks + "".join(
         f'<text x="{margin + col * cell + cell / 2}" y="{n * cell + margin * 0.8:.1f}" {font}>{name}</text>'
         for col, name in enumerate(_files(n))

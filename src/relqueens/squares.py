@@ -87,7 +87,9 @@ def pins_of(pins: Pins, n: int) -> dict[int, int]:
     if pins is None:
         return {}
     if isinstance(pins, (bytes, bytearray)):
-        raise PinError(f"pins must be squares as text, such as 'a1', or a {{row: column}} mapping, got {pins!r}")
+        raise PinError(
+            f"pins must be squares as text, such as 'a1', or a {{row: column}} mapping, got {pins!r}"
+        )
     if isinstance(pins, str):
         pins = [pins]
     pairs: list[tuple[int, int]] = []
@@ -100,7 +102,9 @@ def pins_of(pins: Pins, n: int) -> dict[int, int]:
         try:
             items = list(pins)
         except TypeError:
-            raise PinError(f"pins must be squares or a {{row: column}} mapping, got {pins!r}") from None
+            raise PinError(
+                f"pins must be squares or a {{row: column}} mapping, got {pins!r}"
+            ) from None
         for item in items:
             if isinstance(item, tuple) and len(item) == 2:
                 row, col = (_check_int(v, "a pinned row or column") for v in item)

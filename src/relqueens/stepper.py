@@ -359,7 +359,11 @@ def _legend(data: dict[str, Any]) -> str:
 
 
 def _page(
-    trace: SearchTrace, layout: Layout, title: str, summary: str, baseline: dict[str, Any] | None = None
+    trace: SearchTrace,
+    layout: Layout,
+    title: str,
+    summary: str,
+    baseline: dict[str, Any] | None = None,
 ) -> Page:
     data = _trace_data(trace, layout)
     data["baseline"] = baseline

@@ -61,6 +61,7 @@ def trace_shape(trace: SearchTrace, names: Mapping[Any, str]) -> Shape:
 
 def ml_shape(tree: Branch | Solution) -> Shape:
     """The ML seed's search tree as a drawable tree."""
+
     def label(board: Sequence[int]) -> str:
         return f"r{len(board) - 1}={board[-1]}" if board else "start"
 
@@ -161,7 +162,10 @@ def queens_trace(
     """
     cols = vars(n)
     trace = SearchTrace()
-    goals: list[GoalLike] = [queenso(cols, n), *(eq(cols[r], c) for r, c in pins_of(pins, n).items())]
+    goals: list[GoalLike] = [
+        queenso(cols, n),
+        *(eq(cols[r], c) for r, c in pins_of(pins, n).items()),
+    ]
     if symmetry:
         goals.append(symmetry_breako(cols, n))
     run(limit or 0, cols, *goals, fd.label(cols, trace=trace), max_nodes=max_nodes)
@@ -200,12 +204,16 @@ def search_trees_html(n: int, *, pins: Pins = None, symmetry: bool = False) -> P
         sections.append(
             f'<section><h2>{escape(title)}</h2><p class="counts" data-nodes="{c["nodes"]}" '
             f'data-failures="{c["failures"]}" data-solutions="{c["solutions"]}">{c["nodes"]} nodes, '
-            f'{c["failures"]} failures, {c["solutions"]} solutions. {escape(note)}</p>'
+            f"{c['failures']} failures, {c['solutions']} solutions. {escape(note)}</p>"
             f'<div class="scroll">{tree_svg(shape)}</div></section>'
         )
     legend = "".join(
         f'<span><svg width="12" height="12"><circle cx="6" cy="6" r="5" fill="{colour}"/></svg> {name}</span> '
-        for name, colour in (("branch", COLOURS["branch"]), ("failed / dead end", COLOURS[FAILED]), ("solution", COLOURS[SOLUTION]))
+        for name, colour in (
+            ("branch", COLOURS["branch"]),
+            ("failed / dead end", COLOURS[FAILED]),
+            ("solution", COLOURS[SOLUTION]),
+        )
     )
     return html_page(
         f"{n}-queens search trees",

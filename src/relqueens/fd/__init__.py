@@ -151,8 +151,7 @@ def eq(*args: object) -> Relation | Post:
     if len(args) == 2 and not any(isinstance(a, Relation) for a in args):
         return Relation("==", args[0], args[1])
     raise TypeError(
-        "fd.eq takes relations (fd.eq(x != y + 1, ...)) or two terms (fd.eq(x, y)), "
-        f"got {args!r}"
+        f"fd.eq takes relations (fd.eq(x != y + 1, ...)) or two terms (fd.eq(x, y)), got {args!r}"
     )
 
 
@@ -200,7 +199,9 @@ def lex_leader(xs: Iterable[object], images: Iterable[Iterable[object]]) -> LexL
     images = tuple(_offset_terms(ys, "lex_leader") for ys in images)
     for ys in images:
         if len(ys) != len(xs):  # type: ignore[arg-type]  # tuples now
-            raise ValueError(f"lex_leader compares lists of equal length, got {len(xs)} and {len(ys)}")  # type: ignore[arg-type]  # as above
+            raise ValueError(
+                f"lex_leader compares lists of equal length, got {len(xs)} and {len(ys)}"  # type: ignore[arg-type]  # as above
+            )
     return LexLeader(xs, images)
 
 
@@ -311,7 +312,6 @@ def dot(coeffs: Iterable[int], xs: Iterable[object]) -> Lin:
         for v, a in t.terms.items():
             terms[v] = terms.get(v, 0) + c * a
     return Lin(terms, const)
-
 
 
 def min_(*terms: object) -> Lin:
@@ -428,7 +428,9 @@ def sum(terms: Iterable[object], op: str, value: object) -> Relation:
     return Relation(_op(op, "sum"), dot([1] * len(terms), terms), value)
 
 
-def scalar_product(coeffs: Iterable[int], terms: Iterable[object], op: str, value: object) -> Relation:
+def scalar_product(
+    coeffs: Iterable[int], terms: Iterable[object], op: str, value: object
+) -> Relation:
     """``sum(c * t for c, t in zip(coeffs, terms))  op  value`` (SWI's ``scalar_product/4``).
 
     >>> from relqueens import run_all, vars, fd

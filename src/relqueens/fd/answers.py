@@ -52,7 +52,9 @@ class Residual:
 
     __slots__ = ("constraints", "domains", "term")
 
-    def __init__(self, term: Any, domains: dict[Any, Domain | Wide], constraints: tuple[object, ...]) -> None:
+    def __init__(
+        self, term: Any, domains: dict[Any, Domain | Wide], constraints: tuple[object, ...]
+    ) -> None:
         self.term, self.domains, self.constraints = term, domains, constraints
 
     def __repr__(self) -> str:
@@ -110,7 +112,12 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator[Any]
     if all(not d & (d - 1) if type(d) is int else d.lo == d.hi for d in D):  # type: ignore[union-attr]  # not an int: a Wide
         yield term  # the usual case after a labeling: nothing left to enumerate
         return
-    open_ = {i for i, d in enumerate(D) if (d & (d - 1) if type(d) is int else d.lo != d.hi) and i not in private}  # type: ignore[union-attr]  # not an int: a Wide
+    open_ = {
+        i
+        for i, d in enumerate(D)
+        if (d & (d - 1) if type(d) is int else d.lo != d.hi)  # type: ignore[union-attr]  # else a Wide
+        and i not in private
+    }
     if not open_:
         yield term
         return

@@ -87,7 +87,12 @@ class Function(Propagator):
     """Up to this many argument combinations, propagation is domain consistent."""
 
     def __init__(
-        self, kind: str, args: tuple[int, ...], z: int, exponent: int | None = None, source: object = None
+        self,
+        kind: str,
+        args: tuple[int, ...],
+        z: int,
+        exponent: int | None = None,
+        source: object = None,
     ) -> None:
         self.kind, self.args, self.z, self.exponent, self.source = kind, args, z, exponent, source
         self.fn: Callable[..., int] = (lambda v: v**exponent) if kind == "pow" else _FUNCTIONS[kind]

@@ -355,7 +355,10 @@ def _cardinality_flow(
 
 
 def _flow_vital(
-    doms: list[list[int]], flow: list[int], least: dict[int, int | float], most: dict[int, int | float]
+    doms: list[list[int]],
+    flow: list[int],
+    least: dict[int, int | float],
+    most: dict[int, int | float],
 ) -> list[list[int]]:
     """For each variable, the values some feasible flow gives it (the residual graph's cycles)."""
     n = len(doms)
@@ -435,7 +438,10 @@ class CircuitProp(Propagator):
             if length < n - 1:
                 x = succ[end]
                 if _has(D[x], off[x], start) and not narrow(  # type: ignore[arg-type]  # as above
-                    D, queue, x, D[x] & ~(1 << (start - off[x]))  # type: ignore[operator, arg-type]  # as above
+                    D,
+                    queue,
+                    x,
+                    D[x] & ~(1 << (start - off[x])),  # type: ignore[operator, arg-type]  # as above
                 ):
                     return False
         seen = [False] * n  # a cycle among the fixed successors must cover every node
@@ -467,7 +473,10 @@ class AllDistinct(Constraint):
         found = posting.indices(atoms, self)
         if type(found) is bool:
             return found
-        xs = [posting.as_index(t, self) if isinstance(t, Lin) else i for t, i in zip(self.terms, found)]
+        xs = [
+            posting.as_index(t, self) if isinstance(t, Lin) else i
+            for t, i in zip(self.terms, found)
+        ]
         if any(x is False for x in xs):
             return False
         if len(set(xs)) < len(xs):

@@ -175,7 +175,9 @@ def degree(model: Model, i: int) -> int:
 def check_options(select: str, order: str, branching: str = "enum") -> None:
     """Raise ``ValueError`` for an unknown labeling option."""
     if select not in SELECTORS:
-        raise ValueError(f"unknown variable selection {select!r}; choose one of {', '.join(SELECT)}")
+        raise ValueError(
+            f"unknown variable selection {select!r}; choose one of {', '.join(SELECT)}"
+        )
     if order not in ORDER:
         raise ValueError(f"unknown value order {order!r}; choose one of {', '.join(ORDER)}")
     if branching not in BRANCHING:
@@ -426,7 +428,16 @@ class Label(Goal):
             return
         free = free_vars(S, store)
         trace = self.trace if trace is None else trace
-        found = search(D0, store, idxs, self.select, self.order, trace=trace, branching=self.branching, prune=prune)
+        found = search(
+            D0,
+            store,
+            idxs,
+            self.select,
+            self.order,
+            trace=trace,
+            branching=self.branching,
+            prune=prune,
+        )
         for D in found:
             S2 = solved_state(S, store, D, free)
             if S2 is not False:
@@ -466,7 +477,9 @@ class Label(Goal):
         def tighten(D: list[Dom]) -> bool:
             d = nd = D[j]
             if best:
-                nd = keep_le(d, off, best[0] - 1) if sense == "min" else keep_ge(d, off, best[0] + 1)
+                nd = (
+                    keep_le(d, off, best[0] - 1) if sense == "min" else keep_ge(d, off, best[0] + 1)
+                )
             queue = {j}
             for r in bounds:  # each bounds sign * objective from below, and prunes under its top
                 b = r.bound(D, model.off)
@@ -491,10 +504,19 @@ class Label(Goal):
             return None
 
         bound = search(
-            store.D, store, idxs, self.select, self.order, accept=record, branching=self.branching,
-            prune=tighten, guide=guide if bounds and self.branching == "enum" else None,
+            store.D,
+            store,
+            idxs,
+            self.select,
+            self.order,
+            accept=record,
+            branching=self.branching,
+            prune=tighten,
+            guide=guide if bounds and self.branching == "enum" else None,
         )
-        for _ in bound:  # every solution is recorded and rejected: the search goes on for a better one
+        for (
+            _
+        ) in bound:  # every solution is recorded and rejected: the search goes on for a better one
             pass
         if not best:
             return
@@ -502,7 +524,9 @@ class Label(Goal):
         d0 = store.D[j]
         values: Iterable[int]
         if type(d0) is int:
-            values = [v for v in Domain(d0, off) if (v >= optimum if sense == "min" else v <= optimum)]
+            values = [
+                v for v in Domain(d0, off) if (v >= optimum if sense == "min" else v <= optimum)
+            ]
             values.sort(reverse=sense == "max")
         else:
             values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[union-attr, arg-type]  # a finite Wide; ints
@@ -549,7 +573,9 @@ def label(
     for sense, expr in (("min", minimize), ("max", maximize)):
         if expr is not None:
             if not (isvar(expr) or isinstance(expr, (Lin, Relation))):
-                raise TypeError(f"{sense}imize takes an FD expression (such as x + 2*y), got {expr!r}")
+                raise TypeError(
+                    f"{sense}imize takes an FD expression (such as x + 2*y), got {expr!r}"
+                )
             objective = (sense, expr)
     return Label(variables, select, order, trace, branching, objective)
 

@@ -333,7 +333,11 @@ class Posting:
             if x is not None and y is not None and x != y:
                 op, swap, c0 = _BETWEEN[c.op]  # type: ignore[union-attr]  # not a record: a Relation
                 shift = b[1] - a[1]
-                return self.binary(y, x, c0 - shift, op, c) if swap else self.binary(x, y, c0 + shift, op, c)
+                return (
+                    self.binary(y, x, c0 - shift, op, c)
+                    if swap
+                    else self.binary(x, y, c0 + shift, op, c)
+                )
         return self.post_linear(c.lhs - c.rhs, c.op, c)  # type: ignore[union-attr]  # not a record: a Relation
 
     def post_in(self, c: InDomain) -> bool:
@@ -529,7 +533,9 @@ class Posting:
         if any(x is False for x in xs):
             return False
         D, off = self.store.D, self.store.model.off
-        found = function_range(a.kind, [(low(D[x], off[x]), high(D[x], off[x])) for x in xs], exponent)
+        found = function_range(
+            a.kind, [(low(D[x], off[x]), high(D[x], off[x])) for x in xs], exponent
+        )
         if found is None:
             return False
         lo, hi = found
@@ -537,9 +543,15 @@ class Posting:
             z = self.hidden(lo, hi)
         else:
             z = target
-            if not self.set(z, keep_ge(keep_le(D[z], off[z], hi), off[z], lo)) or not self.settle(z):
+            if not self.set(z, keep_ge(keep_le(D[z], off[z], hi), off[z], lo)) or not self.settle(
+                z
+            ):
                 return False
-        p = Times(xs[0], xs[1], z, source=a) if a.kind == "times" else Function(a.kind, tuple(xs), z, exponent, a)
+        p = (
+            Times(xs[0], xs[1], z, source=a)
+            if a.kind == "times"
+            else Function(a.kind, tuple(xs), z, exponent, a)
+        )
         return z if self.attach(p) else False
 
     def reified(self, rel: Relation, target: int | None = None) -> int | bool:
@@ -618,7 +630,9 @@ class Posting:
         self.queue.update(p.vars)
         return p.start(self.store.D, self.store.model.off, self.queue)
 
-    def indices(self, terms: Iterable[Any], c: Postable, implied: Domain | Wide | None = None) -> list[int] | bool:
+    def indices(
+        self, terms: Iterable[Any], c: Postable, implied: Domain | Wide | None = None
+    ) -> list[int] | bool:
         """The FD indices of ``terms`` (integers get fixed stand-ins).
 
         A variable with no domain gets ``implied`` (the values the constraint

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         @property
         def slowwatch(self) -> Sequence[Sequence[Woken]]: ...
 
+
 Term = tuple[int, int, int]
 """``(i, a, c)``: ``a * x_i + c`` with ``a`` = +-1 (``i < 0``: an inverse term, see :func:`_bounds`)."""
 
@@ -133,7 +134,9 @@ once the domains are finite.
 """
 
 
-def fixpoint(D: list[Dom], queue: set[int], model: Network, touched: list[int] | None = None) -> bool:
+def fixpoint(
+    D: list[Dom], queue: set[int], model: Network, touched: list[int] | None = None
+) -> bool:
     """Propagate the changes of the variables in ``queue`` until nothing changes.
 
     ``D`` is narrowed in place. Returns ``False`` as soon as a domain empties.
@@ -189,7 +192,9 @@ def fixpoint(D: list[Dom], queue: set[int], model: Network, touched: list[int] |
                             if (
                                 not nj & (nj - 1)
                                 or watch[j]
-                                or (boundwatch[j] and (bit == dj & -dj or bit << 1 > dj))  # a bound moved
+                                or (
+                                    boundwatch[j] and (bit == dj & -dj or bit << 1 > dj)
+                                )  # a bound moved
                             ):
                                 queue.add(j)
             for p in fixwatch[i]:
@@ -252,9 +257,11 @@ class Propagator(ABC):
 
     def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         """Propagate once when posted; a fix-woken propagator needs this for its fixed variables."""
-        return all(
-            self.propagate(D, off, queue, i) for i in self.vars if fixed(D[i])
-        ) if self.on_fix else True
+        return (
+            all(self.propagate(D, off, queue, i) for i in self.vars if fixed(D[i]))
+            if self.on_fix
+            else True
+        )
 
     @abstractmethod
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
@@ -322,7 +329,9 @@ class Linear(Propagator):
     LONG = 12
     """Sums of at least this many terms are batched (short ones run at once, which costs less)."""
 
-    def __init__(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None) -> None:
+    def __init__(
+        self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
+    ) -> None:
         self.terms, self.k, self.op, self.source = terms, k, op, source
         self.vars = tuple(i for i, _ in terms)
         self.on_bounds = op != "!="
@@ -534,19 +543,37 @@ def _keep(
 
 
 def _term_le(
-    D: list[Dom], off: list[int], queue: set[int], term: Term, u: int | float, qs: tuple[int, ...] = ()
+    D: list[Dom],
+    off: list[int],
+    queue: set[int],
+    term: Term,
+    u: int | float,
+    qs: tuple[int, ...] = (),
 ) -> bool:
     """Narrow so that ``a * x + c <= u``."""
     _, a, c = term
-    return _keep(D, off, queue, term, None, u - c, qs) if a > 0 else _keep(D, off, queue, term, c - u, None, qs)
+    return (
+        _keep(D, off, queue, term, None, u - c, qs)
+        if a > 0
+        else _keep(D, off, queue, term, c - u, None, qs)
+    )
 
 
 def _term_ge(
-    D: list[Dom], off: list[int], queue: set[int], term: Term, lo: int | float, qs: tuple[int, ...] = ()
+    D: list[Dom],
+    off: list[int],
+    queue: set[int],
+    term: Term,
+    lo: int | float,
+    qs: tuple[int, ...] = (),
 ) -> bool:
     """Narrow so that ``a * x + c >= lo``."""
     _, a, c = term
-    return _keep(D, off, queue, term, lo - c, None, qs) if a > 0 else _keep(D, off, queue, term, None, c - lo, qs)
+    return (
+        _keep(D, off, queue, term, lo - c, None, qs)
+        if a > 0
+        else _keep(D, off, queue, term, None, c - lo, qs)
+    )
 
 
 def _self_le(D: list[Dom], off: list[int], queue: set[int], x: Term, y: Term) -> bool:
@@ -561,7 +588,12 @@ def _self_le(D: list[Dom], off: list[int], queue: set[int], x: Term, y: Term) ->
 
 
 def _suffix_greater(
-    D: list[Dom], off: list[int], xs: tuple[Term, ...], ys: tuple[Term, ...], k: int, qs: tuple[int, ...] = ()
+    D: list[Dom],
+    off: list[int],
+    xs: tuple[Term, ...],
+    ys: tuple[Term, ...],
+    k: int,
+    qs: tuple[int, ...] = (),
 ) -> int:
     """1 if, past position ``k``'s prefix of fixed equal pairs, ``xs > ys`` surely; else 0."""
     for x, y in zip(xs[k:], ys[k:]):
@@ -588,7 +620,9 @@ class Pigeonhole(Propagator):
     __slots__ = ("full", "shifts")
     slow = implied = True
 
-    def __init__(self, shifts: tuple[tuple[int, int], ...], full: int, source: object = None) -> None:
+    def __init__(
+        self, shifts: tuple[tuple[int, int], ...], full: int, source: object = None
+    ) -> None:
         self.shifts, self.full, self.source = shifts, full, source
         self.vars = tuple(i for i, _ in shifts)
 
@@ -669,7 +703,13 @@ class LexLe(Propagator):
         return True
 
     def _advance(
-        self, D: list[Dom], off: list[int], queue: set[int], ys: tuple[Term, ...], slot: int, alpha: int
+        self,
+        D: list[Dom],
+        off: list[int],
+        queue: set[int],
+        ys: tuple[Term, ...],
+        slot: int,
+        alpha: int,
     ) -> bool:
         xs, n, qs = self.xs, len(self.xs), self.qs
         while alpha < n:
@@ -689,7 +729,8 @@ class LexLe(Propagator):
             else:
                 strict = _suffix_greater(D, off, xs, ys, alpha + 1, qs)
                 if not (
-                    _term_le(D, off, queue, x, yh - strict, qs) and _term_ge(D, off, queue, y, xl + strict, qs)
+                    _term_le(D, off, queue, x, yh - strict, qs)
+                    and _term_ge(D, off, queue, y, xl + strict, qs)
                 ):
                     return False
             break
@@ -704,7 +745,11 @@ class LexLe(Propagator):
 
 
 def _lex_entailed(
-    D: list[Dom], off: list[int], xs: tuple[Term, ...], ys: tuple[Term, ...], qs: tuple[int, ...] = ()
+    D: list[Dom],
+    off: list[int],
+    xs: tuple[Term, ...],
+    ys: tuple[Term, ...],
+    qs: tuple[int, ...] = (),
 ) -> bool:
     for x, y in zip(xs, ys):
         bx, by = _bounds(D, off, x, qs), _bounds(D, off, y, qs)

@@ -65,7 +65,9 @@ class KnapsackBound:
         self.items = [(i, gain, w) for _, i, gain, w in items]
         self.order = {i: k for k, (i, _, _) in enumerate(self.items)}
         self.still = [(i, gain, w) for _, i, gain, w in still]
-        self.lp: tuple[()] | tuple[int | float, int | float, int, int, int, list[Dom], list[int]] = ()
+        self.lp: (
+            tuple[()] | tuple[int | float, int | float, int, int, int, list[Dom], list[int]]
+        ) = ()
 
     def bound(self, D: list[Dom], off: list[int]) -> int | float | None:
         """The LP optimum rounded up, :data:`INFEASIBLE` (``None``) if the bounds break the
@@ -136,12 +138,18 @@ class KnapsackBound:
                 if not _within(D, off, i, slack // cost, up, queue):
                     return False
         for i, c in self.cost.items():
-            if i not in weight and c and not _within(D, off, i, slack // (wc * abs(c)), c > 0, queue):
+            if (
+                i not in weight
+                and c
+                and not _within(D, off, i, slack // (wc * abs(c)), c > 0, queue)
+            ):
                 return False
         return True
 
 
-def _within(D: list[Dom], off: list[int], i: int, most: int | float, up: bool, queue: set[int]) -> bool:
+def _within(
+    D: list[Dom], off: list[int], i: int, most: int | float, up: bool, queue: set[int]
+) -> bool:
     """Keep ``D[i]`` within ``most`` of its low end (``up``) or of its high end."""
     d, o = D[i], off[i]
     nd = keep_le(d, o, low(d, o) + most) if up else keep_ge(d, o, high(d, o) - most)
@@ -170,11 +178,19 @@ class AssignmentBound:
     def __init__(self, rows: list[tuple[int, int, tuple[int, ...]]], rest: dict[int, int]) -> None:
         self.rows, self.rest = rows, rest
         self.duals: (
-            tuple[list[dict[int, int | float]], list[int | float], dict[int, int | float], int | float, dict[int, int]]
+            tuple[
+                list[dict[int, int | float]],
+                list[int | float],
+                dict[int, int | float],
+                int | float,
+                dict[int, int],
+            ]
             | None
         ) = None
 
-    def _costs(self, D: list[Dom], off: list[int]) -> tuple[list[dict[int, int | float]], int | float]:
+    def _costs(
+        self, D: list[Dom], off: list[int]
+    ) -> tuple[list[dict[int, int | float]], int | float]:
         costs: list[dict[int, int | float]]
         base: int | float
         row: dict[int, int | float]

@@ -171,7 +171,9 @@ class FDStore(ConstraintStore):
         self.model = Model() if model is None else model
         self.version = version
         self.D: list[Dom] = [] if D is None else D
-        self.pending: dict[Var, tuple[Constraint | Relation, ...]] = {} if pending is None else pending
+        self.pending: dict[Var, tuple[Constraint | Relation, ...]] = (
+            {} if pending is None else pending
+        )
         self.pre_len: int | None = None
 
     def copy(self) -> FDStore:

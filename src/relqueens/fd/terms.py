@@ -198,7 +198,9 @@ class Aux:
 
 
 def _operand(x: object) -> str:
-    if isinstance(x, Lin) and (len(x.terms) + bool(x.const) > 1 or any(c != 1 for c in x.terms.values())):
+    if isinstance(x, Lin) and (
+        len(x.terms) + bool(x.const) > 1 or any(c != 1 for c in x.terms.values())
+    ):
         return f"({x!r})"
     return repr(x)
 
@@ -210,7 +212,9 @@ def _fold(kind: str, values: list[int]) -> int:
         return abs(a)
     b = values[1]
     if kind in ("mod", "div") and b == 0:
-        raise ZeroDivisionError(f"an FD expression divides by the constant 0 ({'%' if kind == 'mod' else '//'})")
+        raise ZeroDivisionError(
+            f"an FD expression divides by the constant 0 ({'%' if kind == 'mod' else '//'})"
+        )
     return {  # type: ignore[no-any-return, operator]  # each one: (int, int) -> int
         "min": min,
         "max": max,
@@ -239,7 +243,9 @@ def aux(kind: str, *args: object) -> Lin:
     if constants is not None:
         return Lin({}, _fold(kind, constants))
     if kind in ("mod", "div") and not operands[1].terms and operands[1].const == 0:
-        raise ZeroDivisionError(f"an FD expression divides by the constant 0: {operands[0]} {kind} 0")
+        raise ZeroDivisionError(
+            f"an FD expression divides by the constant 0: {operands[0]} {kind} 0"
+        )
     return Lin({Aux(kind, operands): 1})
 
 

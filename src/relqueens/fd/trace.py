@@ -91,7 +91,9 @@ class _Watched:
         source = getattr(self.p, "source", None)
         cause = self.p if source is None else source
         self.log.extend(
-            (j, b & ~D[j], cause) for j, b in enumerate(before) if type(b) is int and b != D[j]  # type: ignore[operator]  # a bitset stays one
+            (j, b & ~D[j], cause)  # type: ignore[operator]  # a bitset stays one
+            for j, b in enumerate(before)
+            if type(b) is int and b != D[j]
         )
         if not ok:
             self.log.append((None, 0, cause))
@@ -116,7 +118,9 @@ class _WatchedModel:
 
         self.watch, self.fixwatch = watched(model.watch), watched(model.fixwatch)
         self.boundwatch, self.slowwatch = watched(model.boundwatch), watched(model.slowwatch)
-        self.elim: list[list[tuple[Sequence[tuple[int, int]], int, object]]] = [[] for _ in model.vars]
+        self.elim: list[list[tuple[Sequence[tuple[int, int]], int, object]]] = [
+            [] for _ in model.vars
+        ]
         for entry in model.props:
             if entry[0] == "ne":  # x != y + c: the terms x + 0 and y + c differ
                 _, x, y, c, source = entry

@@ -127,7 +127,9 @@ class Neq(Goal):
         if not ext:
             return False
         for other in S.constraints.values():
-            take: Callable[[State, Subst], bool | None] | None = getattr(other, "take_disequality", None)
+            take: Callable[[State, Subst], bool | None] | None = getattr(
+                other, "take_disequality", None
+            )
             if take is not None:
                 taken = take(S, ext)
                 if taken is not None:

@@ -201,7 +201,9 @@ class FactGoal(Goal):
         places: Places
         rows: Sequence[Row]
         keys, places = [], []
-        simple = True  # whether a match only binds free variables (none repeats, no structure holds one)
+        simple = (
+            True  # whether a match only binds free variables (none repeats, no structure holds one)
+        )
         for p, a in enumerate(self.args):
             while type(type(a)) is LVarType:  # walk(a, s), inline: this loop is the hot one
                 b = s.get(a, a)
@@ -251,7 +253,11 @@ class FactGoal(Goal):
         keys: list[tuple[int, Any]]
         from_row: list[tuple[int, int]]
         out: Places
-        keys, from_row, out = [], [], []  # (position, value), (position, place in a row), (position, var)
+        keys, from_row, out = (
+            [],
+            [],
+            [],
+        )  # (position, value), (position, place in a row), (position, var)
         for i, a in enumerate(self.args):
             while type(type(a)) is LVarType:  # walk(a, s), inline
                 b = s.get(a, a)

@@ -101,7 +101,9 @@ class Call(Goal):
     __slots__ = ("args", "fn", "kwargs")
     search_kind = CALL
 
-    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def __init__(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> None:
         self.fn, self.args, self.kwargs = fn, args, kwargs
 
     def expand(self) -> GoalLike:

@@ -77,7 +77,9 @@ def nullo(*args: Any, refs: tuple[Any, ...] | None = None, default_ConsNull: typ
 
 
 @relation
-def itero(lst: Any, nullo_refs: tuple[Any, ...] | None = None, default_ConsNull: type = list) -> GoalLike:
+def itero(
+    lst: Any, nullo_refs: tuple[Any, ...] | None = None, default_ConsNull: type = list
+) -> GoalLike:
     """``lst`` is a proper sequence (kanren's ``itero``, The Reasoned Schemer's ``listo``)."""
     c, d = var(), var()
     return conde(
@@ -157,7 +159,9 @@ def permuteo(
     return Dynamic(_permuteo, (a, b, inner_eq, default_ConsNull, no_ident), {})
 
 
-def _each_permutation(seq: Sequence[Any], kind: type, target: Any, inner_eq: Any, skip: bool) -> GoalLike:
+def _each_permutation(
+    seq: Sequence[Any], kind: type, target: Any, inner_eq: Any, skip: bool
+) -> GoalLike:
     """Any ordering of ``seq`` (made a ``kind``) equals ``target`` (the first ordering skipped if ``skip``)."""
     perms = permutations(seq)
     if skip:

@@ -68,7 +68,9 @@ class State(ConstrainedState):
     (True, {})
     """
 
-    def __init__(self, data: Subst | None = None, constraints: dict[Any, Any] | None = None) -> None:
+    def __init__(
+        self, data: Subst | None = None, constraints: dict[Any, Any] | None = None
+    ) -> None:
         self.data = {} if data is None else data
         self.constraints = {} if constraints is None else constraints
         self.refs = 1
@@ -105,7 +107,9 @@ class Tail:
 
     __slots__ = ("ground", "seq", "start")
 
-    def __init__(self, seq: list[Any] | tuple[Any, ...], start: int, ground: bool | None = None) -> None:
+    def __init__(
+        self, seq: list[Any] | tuple[Any, ...], start: int, ground: bool | None = None
+    ) -> None:
         self.seq, self.start = seq, start
         self.ground = ground
 

@@ -330,9 +330,7 @@ class Tabled:
         if isinstance(fn, Tabled):
             raise TypeError(f"{fn.__name__} is tabled already")
         if isinstance(fn, (Goal, type)) or not callable(fn):
-            raise TypeError(
-                f"tabled decorates a relation function (arguments -> goal), got {fn!r}"
-            )
+            raise TypeError(f"tabled decorates a relation function (arguments -> goal), got {fn!r}")
         if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
             raise TypeError(
                 f"tabled decorates a relation function (arguments -> goal); {fn.__name__} is a "
@@ -344,7 +342,9 @@ class Tabled:
             raise TypeError(f"tabled cannot read the parameters of {fn!r}") from None
         params = self.signature.parameters.values()
         if any(p.kind is p.KEYWORD_ONLY for p in params):
-            raise TypeError(f"tabled relations take positional arguments; {fn.__name__} has keyword-only ones")
+            raise TypeError(
+                f"tabled relations take positional arguments; {fn.__name__} has keyword-only ones"
+            )
         simple = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
         self.arity = len(self.signature.parameters) if simple else None
         self.fn = fn
