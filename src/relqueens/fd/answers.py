@@ -109,14 +109,13 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator[Any]
     _check_pending(store)
     D = store.D
     private = store.model.private
-    if all(not d & (d - 1) if type(d) is int else d.lo == d.hi for d in D):  # type: ignore[union-attr]  # not an int: a Wide
+    if all(not d & (d - 1) if type(d) is int else d.lo == d.hi for d in D):
         yield term  # the usual case after a labeling: nothing left to enumerate
         return
     open_ = {
         i
         for i, d in enumerate(D)
-        if (d & (d - 1) if type(d) is int else d.lo != d.hi)  # type: ignore[union-attr]  # else a Wide
-        and i not in private
+        if (d & (d - 1) if type(d) is int else d.lo != d.hi) and i not in private
     }
     if not open_:
         yield term
@@ -175,7 +174,7 @@ def residual(q: Any, S: State) -> Residual:
         kind = entry[0]
         if kind == "ne":
             _, x, y, c, _src = entry
-            shifted = Domain(D[y], m.off[y] + c) & Domain(D[x], m.off[x])  # type: ignore[arg-type]  # != joins bitset variables
+            shifted = Domain(D[y], m.off[y] + c) & Domain(D[x], m.off[x])
             if is_open((x, y)) and shifted:
                 found.append(Relation("!=", term_of(x), lin(term_of(y)) + c))
         elif kind == "distinct":

@@ -107,12 +107,12 @@ class Function(Propagator):
         if size > self.LIMIT or type(D[z]) is not int:
             return self._bounds(D, off, queue)
         dz: int
-        dz, oz, fn = D[z], off[z], self.fn  # type: ignore[assignment]  # D[z] is an int (above)
+        dz, oz, fn = D[z], off[z], self.fn
         image = 0
         if len(args) == 1:
             (x,) = args
             keep = 0
-            for v, bit in _values(D[x], off[x]):  # type: ignore[arg-type]  # size <= LIMIT: bitsets
+            for v, bit in _values(D[x], off[x]):
                 pos = fn(v) - oz
                 if pos >= 0 and (dz >> pos) & 1:
                     image |= 1 << pos
@@ -121,8 +121,8 @@ class Function(Propagator):
         x, y = args
         keep_x = keep_y = 0
         divides = self.kind in ("mod", "div")
-        ys = list(_values(D[y], off[y]))  # type: ignore[arg-type]  # as above
-        for vx, bx in _values(D[x], off[x]):  # type: ignore[arg-type]  # as above
+        ys = list(_values(D[y], off[y]))
+        for vx, bx in _values(D[x], off[x]):
             for vy, by in ys:
                 if divides and not vy:
                     continue

@@ -52,7 +52,7 @@ class AllDistinctProp(Propagator):
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         xs = self.vars
-        doms = [list(_values(D[x], off[x])) for x in xs]  # type: ignore[arg-type]  # bitset variables (posting.indices)
+        doms = [list(_values(D[x], off[x])) for x in xs]
         match = _matching(doms)
         if match is None:
             return False
@@ -188,20 +188,20 @@ class ElementProp(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         i, v, xs = self.i, self.v, self.xs
         oi, ov = off[i], off[v]
-        dv: int = D[v]  # type: ignore[assignment]  # bitset variables (posting.indices)
+        dv: int = D[v]
         keep_i = union = 0
-        for k in _values(D[i], oi):  # type: ignore[arg-type]  # as above
-            common = dv & _rebase(D[xs[k]], off[xs[k]], ov)  # type: ignore[arg-type]  # as above
+        for k in _values(D[i], oi):
+            common = dv & _rebase(D[xs[k]], off[xs[k]], ov)
             if common:
                 keep_i |= 1 << (k - oi)
                 union |= common
         if not narrow(D, queue, i, keep_i) or not narrow(D, queue, v, union):
             return False
-        di: int = D[i]  # type: ignore[assignment]  # as above
+        di: int = D[i]
         if di & (di - 1):
             return True
         x = xs[oi + di.bit_length() - 1]
-        return narrow(D, queue, x, D[x] & _rebase(D[v], ov, off[x]))  # type: ignore[operator, arg-type]  # as above
+        return narrow(D, queue, x, D[x] & _rebase(D[v], ov, off[x]))
 
 
 class CardinalityProp(Propagator):
@@ -226,7 +226,7 @@ class CardinalityProp(Propagator):
         for value, c in self.counts:
             fixed = may = 0
             for x in xs:
-                d: int = D[x]  # type: ignore[assignment]  # bitset variables (posting.indices)
+                d: int = D[x]
                 if _has(d, off[x], value):
                     may += 1
                     fixed += not d & (d - 1)
@@ -234,10 +234,10 @@ class CardinalityProp(Propagator):
             dc = keep_le(keep_ge(dc, oc, fixed), oc, may)
             if not narrow(D, queue, c, dc):
                 return False
-            lo_c, hi_c = oc + (dc & -dc).bit_length() - 1, oc + dc.bit_length() - 1  # type: ignore[operator, union-attr, arg-type]  # as above
+            lo_c, hi_c = oc + (dc & -dc).bit_length() - 1, oc + dc.bit_length() - 1
             if hi_c == fixed or lo_c == may:
                 for x in xs:
-                    d, o = D[x], off[x]  # type: ignore[assignment]  # as above
+                    d, o = D[x], off[x]
                     if d & (d - 1) and _has(d, o, value):
                         nd = d & ~(1 << (value - o)) if hi_c == fixed else 1 << (value - o)
                         if not narrow(D, queue, x, nd):
@@ -268,7 +268,7 @@ class CardinalityFlow(Propagator):
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         xs = self.xs
-        doms = [list(_values(D[x], off[x])) for x in xs]  # type: ignore[arg-type]  # bitset variables (posting.indices)
+        doms = [list(_values(D[x], off[x])) for x in xs]
         least = {v: low(D[c], off[c]) for v, c in self.counts}
         most = {v: high(D[c], off[c]) for v, c in self.counts}
         flow = _cardinality_flow(doms, least, most)
@@ -395,7 +395,7 @@ class TableProp(Propagator):
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         xs = self.vars
-        doms: list[tuple[int, int]] = [(D[x], off[x]) for x in xs]  # type: ignore[misc]  # bitset variables (posting.indices)
+        doms: list[tuple[int, int]] = [(D[x], off[x]) for x in xs]
         support = [0] * len(xs)
         for row in self.table:
             if all(_has(d, o, value) for (d, o), value in zip(doms, row)):
@@ -421,7 +421,7 @@ class CircuitProp(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         succ = self.vars
         n = len(succ)
-        nxt = [off[x] + D[x].bit_length() - 1 if not D[x] & (D[x] - 1) else -1 for x in succ]  # type: ignore[union-attr, operator, arg-type]  # bitset variables (posting.indices)
+        nxt = [off[x] + D[x].bit_length() - 1 if not D[x] & (D[x] - 1) else -1 for x in succ]
         has_pred = [False] * n
         for v in nxt:
             if v >= 0:
@@ -437,11 +437,11 @@ class CircuitProp(Propagator):
                     return False
             if length < n - 1:
                 x = succ[end]
-                if _has(D[x], off[x], start) and not narrow(  # type: ignore[arg-type]  # as above
+                if _has(D[x], off[x], start) and not narrow(
                     D,
                     queue,
                     x,
-                    D[x] & ~(1 << (start - off[x])),  # type: ignore[operator, arg-type]  # as above
+                    D[x] & ~(1 << (start - off[x])),
                 ):
                     return False
         seen = [False] * n  # a cycle among the fixed successors must cover every node
@@ -501,7 +501,7 @@ class Element(Constraint):
         if type(xs) is bool:
             return xs
         D, off = posting.store.D, posting.store.model.off
-        values = domain_of(v for x in xs for v in _values(D[x], off[x]))  # type: ignore[arg-type]  # bitset variables (posting.indices)
+        values = domain_of(v for x in xs for v in _values(D[x], off[x]))
         found = posting.indices((self.index,), self, interval(0, len(xs) - 1))
         if type(found) is bool:
             return found

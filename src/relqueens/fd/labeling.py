@@ -71,8 +71,8 @@ def _wide_piece(rest: Wide, first: bool, order: str, branching: str) -> tuple[Wi
 def _meet(a: Dom, b: Dom) -> Dom:
     """The values in both (bitsets of one variable, or Wide domains); 0 when none."""
     if type(a) is int:
-        return a & b  # type: ignore[operator]  # b: a bitset like a
-    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)  # type: ignore[union-attr]  # not an int: a Wide
+        return a & b
+    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
     return Wide(lo, hi) if lo <= hi else 0
 
 
@@ -125,7 +125,7 @@ def _middle(rest: int, centre: int) -> int:
 def _leftmost(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
     for k in range(k0, len(idxs)):
         d = D[idxs[k]]
-        if (d & (d - 1)) if type(d) is int else d.lo != d.hi:  # type: ignore[union-attr]  # not an int: a Wide
+        if (d & (d - 1)) if type(d) is int else d.lo != d.hi:
             return k
     return -1
 
@@ -138,7 +138,7 @@ def _best(key: Callable[[Dom, int, Model], SupportsDunderLT[Any]]) -> Selector:
         best, best_key = -1, None
         for k, i in enumerate(idxs):
             d = D[i]
-            if (d & (d - 1)) if type(d) is int else d.lo != d.hi:  # type: ignore[union-attr]  # not an int: a Wide
+            if (d & (d - 1)) if type(d) is int else d.lo != d.hi:
                 kk = key(d, i, model)
                 if best_key is None or kk < best_key:
                     best, best_key = k, kk
@@ -158,7 +158,7 @@ SELECTORS: dict[str, Selector] = {
 
 def size(d: Dom) -> int:
     """How many values domain ``d`` holds."""
-    return d.bit_count() if type(d) is int else d.hi - d.lo + 1  # type: ignore[union-attr, return-value]  # a finite Wide
+    return d.bit_count() if type(d) is int else d.hi - d.lo + 1
 
 
 def degree(model: Model, i: int) -> int:
@@ -339,8 +339,8 @@ def solved_state(
         if type(d) is int:
             if not d & (d - 1):
                 data[w] = off[i] + d.bit_length() - 1
-        elif d.lo == d.hi:  # type: ignore[union-attr]  # not an int: a Wide
-            data[w] = d.lo  # type: ignore[union-attr]  # as above
+        elif d.lo == d.hi:
+            data[w] = d.lo
     new = FDStore(store.model, store.version, D, store.pending)
     if len(S.constraints) == 1:  # the FD store alone: nothing else to ask
         return State(data, {FDStore: new})
@@ -529,7 +529,7 @@ class Label(Goal):
             ]
             values.sort(reverse=sense == "max")
         else:
-            values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[union-attr, arg-type]  # a finite Wide; ints
+            values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[arg-type]  # a labeled optimum is an int
         for v in values:
             D = store.D[:]
             D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)

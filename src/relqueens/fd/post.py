@@ -273,7 +273,7 @@ class Posting:
                 elif not is_int(val):
                     return False
                 elif type(store.D[i]) is Wide:
-                    if val not in store.D[i] or not self.set(i, bounded(val, val)):  # type: ignore[operator]  # a Wide (above)
+                    if val not in store.D[i] or not self.set(i, bounded(val, val)):
                         return False
                 else:
                     pos = val - store.model.off[i]
@@ -373,7 +373,7 @@ class Posting:
         for value in taken:
             for j, cj in members:
                 pos = value - cj - off[j]
-                if pos >= 0 and (D[j] >> pos) & 1 and not self.set(j, D[j] & ~(1 << pos)):  # type: ignore[operator, arg-type]  # members are bitset variables
+                if pos >= 0 and (D[j] >> pos) & 1 and not self.set(j, D[j] & ~(1 << pos)):
                     return False
         if len(members) > 1:
             self.store.record(("distinct", tuple(members), c))
@@ -388,7 +388,7 @@ class Posting:
         shifts = tuple((j, off[j] + cj - base) for j, cj in members)
         union = 0
         for j, s in shifts:
-            union |= D[j] << s  # type: ignore[operator]  # as above
+            union |= D[j] << s
         if union.bit_count() != len(members):
             return union.bit_count() > len(members)
         return self.attach(Pigeonhole(shifts, union, source=c))
@@ -663,7 +663,7 @@ class Posting:
         """Narrow FD variable ``i`` to the values of ``dom``."""
         o, d = self.store.model.off[i], self.store.D[i]
         if type(d) is not int:
-            return self.set(i, d & dom) and self.settle(i)  # type: ignore[operator]  # d: a Wide
+            return self.set(i, d & dom) and self.settle(i)
         if type(dom) is Wide:
             return self.set(i, keep_ge(keep_le(d, o, dom.hi), o, dom.lo))
         if dom.lo - o >= d.bit_length():

@@ -62,25 +62,25 @@ def low(d: Dom, o: int) -> int | float:
     """The smallest value of domain ``d`` (a bitset at offset ``o``, or a :class:`Wide`)."""
     if type(d) is int:
         return o + (d & -d).bit_length() - 1
-    return d.lo  # type: ignore[union-attr]  # not an int: a Wide
+    return d.lo  # type: ignore[no-any-return]  # a Wide's bound: an int or an infinity
 
 
 def high(d: Dom, o: int) -> int | float:
     """The largest value of domain ``d``."""
     if type(d) is int:
         return o + d.bit_length() - 1
-    return d.hi  # type: ignore[union-attr]  # not an int: a Wide
+    return d.hi  # type: ignore[no-any-return]  # a Wide's bound: an int or an infinity
 
 
 def fixed(d: Dom) -> bool:
     """True when domain ``d`` holds one value."""
-    return not d & (d - 1) if type(d) is int else d.lo == d.hi  # type: ignore[union-attr]  # not an int: a Wide
+    return not d & (d - 1) if type(d) is int else d.lo == d.hi
 
 
 def keep_le(d: Dom, o: int, u: int | float) -> Dom:
     """``d`` without the values above ``u`` (0: nothing left)."""
     if type(d) is not int:
-        return d if u >= d.hi else _wide(d.lo, u)  # type: ignore[union-attr]  # not an int: a Wide
+        return d if u >= d.hi else _wide(d.lo, u)
     p = u - o + 1
     if p >= d.bit_length():
         return d  # nothing above u (and no huge mask for a huge bound)
@@ -90,7 +90,7 @@ def keep_le(d: Dom, o: int, u: int | float) -> Dom:
 def keep_ge(d: Dom, o: int, lo: int | float) -> Dom:
     """``d`` without the values below ``lo`` (0: nothing left)."""
     if type(d) is not int:
-        return d if lo <= d.lo else _wide(lo, d.hi)  # type: ignore[union-attr]  # not an int: a Wide
+        return d if lo <= d.lo else _wide(lo, d.hi)
     p = lo - o
     return d if p <= 0 else (d >> int(p)) << int(p) if p < d.bit_length() else 0
 
@@ -107,9 +107,9 @@ def without(d: Dom, o: int, value: int) -> Dom:
     if type(d) is int:
         pos = value - o
         return d & ~(1 << pos) if pos >= 0 and (d >> pos) & 1 else d
-    if value == d.lo:  # type: ignore[union-attr]  # not an int: a Wide
+    if value == d.lo:
         return keep_ge(d, o, value + 1)
-    return keep_le(d, o, value - 1) if value == d.hi else d  # type: ignore[union-attr]  # not an int: a Wide
+    return keep_le(d, o, value - 1) if value == d.hi else d
 
 
 def _scaled_within(d: Dom, o: int, a: int, down: int | float, up: int | float) -> Dom:
@@ -171,7 +171,7 @@ def fixpoint(
             wide_steps += 1
             if wide_steps > WIDE_STEPS:
                 continue  # bounds creeping towards infinity (x < y, y < x): stop, soundly
-            if d.lo == d.hi:  # type: ignore[union-attr]  # not an int: a Wide
+            if d.lo == d.hi:
                 for p in fixwatch[i]:
                     if not p.propagate(D, off, queue, i):
                         return False
@@ -182,7 +182,7 @@ def fixpoint(
                 for j, k in members:
                     pos = v - k
                     if pos >= 0 and j != i:
-                        dj: int = D[j]  # type: ignore[assignment]  # rows hold bitset variables only
+                        dj: int = D[j]
                         if (dj >> pos) & 1:
                             bit = 1 << pos
                             nj = dj ^ bit
@@ -223,7 +223,7 @@ def narrow(D: list[Dom], queue: set[int], i: int, d: Dom) -> bool:
         if type(old) is int:
             d &= old
     elif type(old) is Wide:
-        lo, hi = max(d.lo, old.lo), min(d.hi, old.hi)  # type: ignore[union-attr]  # d is not an int: a Wide
+        lo, hi = max(d.lo, old.lo), min(d.hi, old.hi)
         d = Wide(lo, hi) if lo <= hi else 0
     if d != old:
         if not d:
@@ -290,9 +290,9 @@ class EqOffset(Propagator):
                 D, queue, y, keep_ge(keep_le(dy, off[y], hi - c), off[y], lo - c)
             )
         s = off[y] + c - off[x]
-        if s >= D[x].bit_length():  # type: ignore[union-attr]  # D[x] is dx, an int
+        if s >= D[x].bit_length():
             return False  # every value of y + c lies above x's domain
-        dx = D[x] & (dy << s if s >= 0 else dy >> -s)  # type: ignore[operator, arg-type]  # D[x] is dx, an int
+        dx = D[x] & (dy << s if s >= 0 else dy >> -s)
         back = dx >> s if s >= 0 else dx << -s
         return narrow(D, queue, x, dx) and narrow(D, queue, y, dy & back)
 
@@ -348,7 +348,7 @@ class Linear(Propagator):
             if type(d) is int:
                 lo, hi = o + (d & -d).bit_length() - 1, o + d.bit_length() - 1
             else:
-                lo, hi = d.lo, d.hi  # type: ignore[union-attr, assignment]  # a Wide; ints past the check below
+                lo, hi = d.lo, d.hi
                 if type(lo) is float or type(hi) is float:
                     return self._unbounded(D, off, queue)
             if a > 0:
@@ -508,7 +508,7 @@ def _bounds(
         lo, hi = low(D[i], off[i]), high(D[i], off[i])
     else:
         col = -1 - i
-        rows = [r for r, q in enumerate(qs) if col >= off[q] and (D[q] >> (col - off[q])) & 1]  # type: ignore[operator]  # a permutation's variables are bitsets
+        rows = [r for r, q in enumerate(qs) if col >= off[q] and (D[q] >> (col - off[q])) & 1]
         if not rows:
             return None
         lo, hi = rows[0], rows[-1]
@@ -537,7 +537,7 @@ def _keep(
     for r, q in enumerate(qs):
         if (lo is not None and r < lo) or (hi is not None and r > hi):
             pos = col - off[q]
-            if pos >= 0 and (D[q] >> pos) & 1 and not narrow(D, queue, q, D[q] & ~(1 << pos)):  # type: ignore[operator, arg-type]  # as above
+            if pos >= 0 and (D[q] >> pos) & 1 and not narrow(D, queue, q, D[q] & ~(1 << pos)):
                 return False
     return True
 
@@ -629,7 +629,7 @@ class Pigeonhole(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         once = twice = taken = 0
         for j, s in self.shifts:
-            d = D[j] << s  # type: ignore[operator]  # distinct members are bitsets
+            d = D[j] << s
             twice |= once & d
             once |= d
             if not d & (d - 1):
@@ -640,7 +640,7 @@ class Pigeonhole(Propagator):
         if not single:
             return True
         for j, s in self.shifts:
-            d = D[j] << s  # type: ignore[operator]  # as above
+            d = D[j] << s
             mine = d & single
             if mine and mine != d:
                 if mine & (mine - 1):
@@ -694,9 +694,9 @@ class LexLe(Propagator):
         self.vars = tuple(self.by_var)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        value = off[i] + D[i].bit_length() - 1  # type: ignore[union-attr]  # lex terms are bitset variables
+        value = off[i] + D[i].bit_length() - 1
         for ys, slot, mask, inverse in self.by_var[i]:
-            alpha = D[slot].bit_length() - 1  # type: ignore[union-attr]  # a bitset; at most n + 1: ``inverse`` has n + 2 entries
+            alpha = D[slot].bit_length() - 1
             woken = (mask >> alpha) & 1 or inverse[alpha] == value
             if woken and not self._advance(D, off, queue, ys, slot, alpha):
                 return False
@@ -783,10 +783,10 @@ class Inverse(Propagator):
                 self.side.setdefault(i, []).append((k, other))
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        c = off[i] + D[i].bit_length() - 1  # type: ignore[union-attr]  # a permutation's variables are bitsets
+        c = off[i] + D[i].bit_length() - 1
         for k, other in self.side[i]:
             j = other[c]
             bit = k - off[j]
-            if bit < 0 or not narrow(D, queue, j, D[j] & (1 << bit)):  # type: ignore[operator, arg-type]  # as above
+            if bit < 0 or not narrow(D, queue, j, D[j] & (1 << bit)):
                 return False
         return True

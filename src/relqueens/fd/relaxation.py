@@ -197,7 +197,7 @@ class AssignmentBound:
         d: int
         costs, base = [], 0
         for c, s, xs in self.rows:
-            o, d, row = off[s], D[s], {}  # type: ignore[assignment]  # an index variable: a bitset
+            o, d, row = off[s], D[s], {}
             while d:
                 bit = d & -d
                 k = o + bit.bit_length() - 1
@@ -237,7 +237,7 @@ class AssignmentBound:
             return False
         d: int
         for t, (_, s, _) in enumerate(self.rows):
-            o, d, ut = off[s], D[s], u[t]  # type: ignore[assignment]  # an index variable: a bitset
+            o, d, ut = off[s], D[s], u[t]
             drop = 0
             for k, c in costs[t].items():
                 if c - ut - v[k] > excess:

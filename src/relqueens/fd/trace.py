@@ -91,9 +91,7 @@ class _Watched:
         source = getattr(self.p, "source", None)
         cause = self.p if source is None else source
         self.log.extend(
-            (j, b & ~D[j], cause)  # type: ignore[operator]  # a bitset stays one
-            for j, b in enumerate(before)
-            if type(b) is int and b != D[j]
+            (j, b & ~D[j], cause) for j, b in enumerate(before) if type(b) is int and b != D[j]
         )
         if not ok:
             self.log.append((None, 0, cause))
@@ -222,7 +220,7 @@ class SearchTrace:
         self._log.clear()
         for j, (b, a) in enumerate(zip(before, after)):
             if j != chosen and j not in private and type(b) is int and b != a:
-                for value in Domain(b & ~a & ~gone[j], off[j]):  # type: ignore[operator]  # a bitset stays one
+                for value in Domain(b & ~a & ~gone[j], off[j]):
                     node.pruned.setdefault(vars_[j], {})[value] = view.eliminated_by(
                         after, j, value
                     )[1]
