@@ -401,7 +401,7 @@ def _dask_executor(
             n_workers=workers,
             threads_per_worker=1,
             dashboard_address=":0",
-            silence_logs=logging.ERROR,
+            silence_logs=logging.CRITICAL,  # a worker cut off by Ctrl-C logs its lost heartbeat at ERROR
         )
         client = Client(cluster)
     finally:
