@@ -209,8 +209,8 @@ class CardinalityProp(Propagator):
 
     The count of a value lies between the variables fixed to it and those
     that may take it; a count met removes the value from the others, a count
-    that needs every candidate fixes them to it (bounds on the counts, not a
-    flow: weaker than SWI's ``global_cardinality``, and exact once fixed).
+    that needs every candidate fixes them to it. These are the counts'
+    bounds; :class:`CardinalityFlow` makes the variables domain consistent.
     """
 
     __slots__ = ("counts", "xs")
@@ -245,7 +245,7 @@ class CardinalityProp(Propagator):
         return True
 
 
-class CardinalityFlow(Propagator):
+class CardinalityFlow(CardinalityProp):
     """Domain consistency for ``global_cardinality`` (Régin's flow): each value a variable keeps
     is its value in some assignment that meets every count's bounds.
 
@@ -257,14 +257,8 @@ class CardinalityFlow(Propagator):
     keeps the counts' bounds.
     """
 
-    __slots__ = ("counts", "xs")
+    __slots__ = ()
     slow = implied = True
-
-    def __init__(
-        self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source: object = None
-    ) -> None:
-        self.xs, self.counts, self.source = xs, counts, source
-        self.vars = xs + tuple(c for _, c in counts)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         xs = self.xs

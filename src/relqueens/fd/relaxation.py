@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, TypeAlias
 
 from .domain import Dom
-from .propagators import EqOffset, Linear, high, keep_ge, keep_le, low
+from .propagators import EqOffset, Linear, high, keep_ge, keep_le, low, narrow
 
 if TYPE_CHECKING:
     from .store import Model
@@ -152,13 +152,9 @@ def _within(
 ) -> bool:
     """Keep ``D[i]`` within ``most`` of its low end (``up``) or of its high end."""
     d, o = D[i], off[i]
-    nd = keep_le(d, o, low(d, o) + most) if up else keep_ge(d, o, high(d, o) - most)
-    if nd != d:
-        if not nd:
-            return False
-        D[i] = nd
-        queue.add(i)
-    return True
+    return narrow(
+        D, queue, i, keep_le(d, o, low(d, o) + most) if up else keep_ge(d, o, high(d, o) - most)
+    )
 
 
 class AssignmentBound:
