@@ -109,7 +109,8 @@ def test_huge_constants_do_not_blow_up():
         (lambda: fd.sum([x], "=", 3), ValueError, "unknown comparison"),
         (lambda: fd.global_cardinality([x], {x: 1}), TypeError, "values are integers"),
         (lambda: fd.global_cardinality([x], []), TypeError, "dict"),
-        (lambda: fd.implies(x, y), TypeError, "relations"),
+        (lambda: fd.implies(3, y > 0), TypeError, "relations"),
+        (lambda: fd.implies(x == 1, y > 0), TypeError, "write fd.eq"),  # a bare variable's ==
         (lambda: fd.min_(), TypeError, "at least one"),
         (lambda: run(0, x, eq(x, 1), timeout=-1), ValueError, "positive number of seconds"),
         (lambda: run(0, x, eq(x, 1), max_nodes=0), ValueError, "positive integer"),

@@ -360,3 +360,15 @@ def test_cardinality_flow_against_brute_force():
         assert flow is not None and tuple(flow) in set(ok)
         kept = _flow_vital(doms, flow, least, most)
         assert kept == [sorted({p[k] for p in ok}) for k in range(n)]
+
+
+def test_a_flag_variable_in_a_connective_stands_for_flag_equal_to_one():
+    import itertools
+
+    b, x = vars(2)
+    goals = (fd.in_(b, fd.interval(0, 1)), fd.in_(x, fd.interval(0, 3)))
+    got = run_all((b, x), *goals, fd.iff(b, x > 1))
+    assert got == tuple((int(v > 1), v) for v in range(4))
+    got = run_all((b, x), *goals, fd.any_(b, fd.eq(x, 3)))
+    expected = [(f, v) for f, v in itertools.product(range(2), range(4)) if f == 1 or v == 3]
+    assert sorted(got) == expected

@@ -346,9 +346,18 @@ def _fold(kind: str, terms: tuple[object, ...]) -> Lin:
 
 
 def _relation(p: object, where: str) -> Relation:
-    if not isinstance(p, Relation):
-        raise TypeError(f"{where} takes relations such as x < y, got {p!r}")
-    return p
+    """``p`` as a relation: a variable stands for ``p == 1`` (a 0/1 flag, as SWI's ``B #==> C``)."""
+    if isinstance(p, Relation):
+        return p
+    if isvar(p):
+        return Relation("==", p, 1)
+    hint = (
+        ": `x == 1` or `x != y` between bare variables is a Python comparison; "
+        "write fd.eq(x, 1) or fd.ne(x, y)"
+        if isinstance(p, bool)
+        else ""
+    )
+    raise TypeError(f"{where} takes relations such as x < y (or a 0/1 variable), got {p!r}{hint}")
 
 
 def reify(rel: Relation, b: object) -> Relation:
@@ -369,6 +378,9 @@ def implies(p: Relation, q: Relation) -> Relation:
     >>> x, y = vars(2)
     >>> run_all((x, y), fd.in_(x, y, fd.interval(0, 1)), fd.implies(x > 0, y > 0))
     ((0, 0), (0, 1), (1, 1))
+    >>> b = vars(1)[0]  # a 0/1 flag stands for b == 1
+    >>> run_all((b, x), fd.in_(b, fd.interval(0, 1)), fd.in_(x, fd.interval(0, 2)), fd.implies(b, x > 1))
+    ((0, 0), (0, 1), (0, 2), (1, 2))
     """
     return Relation("<=", _relation(p, "implies"), _relation(q, "implies"))
 
