@@ -214,6 +214,7 @@ class CardinalityProp(Propagator):
     """
 
     __slots__ = ("counts", "xs")
+    slow = True  # a pass over every value and variable: once a round, not on every change
 
     def __init__(
         self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source: object = None
