@@ -162,22 +162,14 @@ def write_csv(problems: list[Problem], results: dict, folder: str) -> Path:
         )
         for (name, contender), r in results.items():
             p = by_name[name]
-            median = f"{r['median']:.6f}" if "median" in r else ""
             known = "" if p.known is None else p.known
             w.writerow(
-                [
-                    name,
-                    p.family,
-                    p.kind,
-                    known,
-                    contender,
-                    r["status"],
-                    median,
-                    r["runs"],
-                    r.get("result", ""),
-                    r.get("valid", ""),
-                    r["detail"],
-                    r.get("maxrss_mb", ""),
-                ]
+                [name, p.family, p.kind, known, contender, *outcome_row(r), r.get("maxrss_mb", "")]
             )
     return path
+
+
+def outcome_row(r: dict) -> list:
+    """A run's outcome as CSV cells: status, median_s, runs, result, valid, detail."""
+    median = f"{r['median']:.6f}" if "median" in r else ""
+    return [r["status"], median, r["runs"], r.get("result", ""), r.get("valid", ""), r["detail"]]

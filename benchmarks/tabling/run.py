@@ -12,6 +12,7 @@ from argparse import Namespace
 from pathlib import Path
 from typing import TextIO
 
+from ..csp.report import outcome_row
 from ..csp.run import describe, run_one, summarise
 from .contenders import CONTENDERS
 from .problems import FULL, PROBLEMS, QUICK
@@ -106,19 +107,7 @@ def write_csv(results: dict, folder: str) -> Path:
             ["problem", "contender", "status", "median_s", "runs", "answers", "valid", "detail"]
         )
         for (problem, contender), r in results.items():
-            median = f"{r['median']:.6f}" if "median" in r else ""
-            w.writerow(
-                [
-                    problem,
-                    contender,
-                    r["status"],
-                    median,
-                    r["runs"],
-                    r.get("result", ""),
-                    r.get("valid", ""),
-                    r["detail"],
-                ]
-            )
+            w.writerow([problem, contender, *outcome_row(r)])
     return path
 
 
