@@ -122,13 +122,17 @@ def linear_optimisations(draw):
         highs = [draw(st.integers(1, 2)) for _ in range(n)]
         capacity = sum(w * h for w, h in zip(weights, highs)) // 2
         rows, values, sense = [(weights, "<=", capacity)], [abs(v) for v in values], "max"
-    return lows, highs, rows, values, sense, draw(st.booleans())
+    search = {
+        "order": draw(st.sampled_from(["up", "down", "mid"])),
+        "branching": draw(st.sampled_from(["enum", "step", "bisect"])),
+    }
+    return lows, highs, rows, values, sense, draw(st.booleans()), search
 
 
 @EXAMPLES
 @given(linear_optimisations())
 def test_linear_objective_best_first_as_brute_force(case):
-    lows, highs, rows, values, sense, through_variable = case
+    lows, highs, rows, values, sense, through_variable, search = case
     n = len(lows)
     xs = vars(n)
     goals = [fd.in_(x, fd.interval(lo, hi)) for x, lo, hi in zip(xs, lows, highs)]
@@ -139,7 +143,7 @@ def test_linear_objective_best_first_as_brute_force(case):
         goals.append(total == objective)
         objective = total
     keyword = {"min": "minimize", "max": "maximize"}[sense]
-    got = run(0, tuple(xs), *goals, fd.label(xs, **{keyword: objective}))
+    got = run(0, tuple(xs), *goals, fd.label(xs, **{keyword: objective}, **search))
 
     def ok(p):
         return all(

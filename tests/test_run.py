@@ -211,3 +211,29 @@ def test_labeling_variables_bound_to_integers_without_any_domain():
 
     x = vars(1)[0]
     assert run(0, x, eq(x, 1), fd.label([x])) == (1,)
+
+
+def test_bisect_down_under_branch_and_bound_keeps_values_in_their_domains():
+    # branch and bound can narrow the branching variable to one value; bisect down took "nothing"
+    weights, values, capacity = [6, 3, 6, 3, 5, 7, 5], [1, 9, 5, 6, 2, 6, 1], 17
+    take, total = vars(7), vars(1)[0]
+    goals = [
+        fd.in_(*take, fd.interval(0, 1)),
+        fd.in_(total, fd.interval(0, 37)),
+        fd.scalar_product(weights, take, "<=", capacity),
+        total == fd.dot(values, take),
+    ]
+    for order in ("up", "down", "mid"):
+        for branching in ("enum", "step", "bisect"):
+            label = fd.label(take, order=order, branching=branching, maximize=total)
+            ((best, chosen),) = run(1, (total, tuple(take)), *goals, label)
+            assert set(chosen) <= {0, 1} and best == 22, (order, branching, chosen)
+            assert sum(w * t for w, t in zip(weights, chosen)) <= capacity
+
+
+def test_step_and_bisect_label_a_wide_domain():
+    x = vars(1)[0]
+    wide = fd.in_(x, fd.interval(-(10**12), 10**12))
+    assert run(2, x, wide, fd.label([x], branching="step")) == (-(10**12), -(10**12) + 1)
+    assert run(2, x, wide, fd.label([x], branching="bisect", order="down")) == (10**12, 10**12 - 1)
+    assert run(1, x, wide, x > 5, fd.label([x], branching="bisect", minimize=x)) == (6,)

@@ -61,8 +61,8 @@ def _wide_piece(rest: Wide, first: bool, order: str, branching: str) -> tuple[Wi
         mid = (lo + hi) // 2
         lower, upper = Wide(lo, mid), Wide(mid + 1, hi)
         return (upper, lower) if order == "down" else (lower, upper)
-    if branching == "step" and not first:
-        return rest, 0
+    if not first and branching != "enum":
+        return rest, 0  # the other half (bisect), or every value but the one tried (step)
     if order == "down":
         return Wide(hi, hi), (Wide(lo, hi - 1) if lo < hi else 0)
     return Wide(lo, lo), (Wide(lo + 1, hi) if lo < hi else 0)
@@ -186,6 +186,8 @@ def check_options(select: str, order: str, branching: str = "enum") -> None:
 
 def _piece(rest: int, centre: int, first: bool, order: str, branching: str) -> int:
     """The part of ``rest`` (values left at a node) that the next branch of ``step`` or ``bisect`` gives its variable."""
+    if not rest & (rest - 1):
+        return rest  # one value left (branch and bound may narrow a node to one): it is the branch
     if first and branching == "step":
         if order == "mid":
             return _middle(rest, centre)
@@ -254,7 +256,8 @@ def search(
             if not rest:
                 stack.pop()
                 continue
-        if wide and type(rest) is not int:
+        piece_of_wide = wide and type(rest) is not int
+        if piece_of_wide:
             bit, rest = _wide_piece(rest, first, order, branching)
         elif not enum:
             bit = _piece(rest, centre, first, order, branching)
@@ -264,7 +267,7 @@ def search(
             bit = _middle(rest, centre)
         else:
             bit = 1 << (rest.bit_length() - 1) if down else rest & -rest
-        if not wide or type(rest) is int:
+        if not piece_of_wide:
             rest ^= bit
         if rest:
             top[2], top[6] = rest, False
