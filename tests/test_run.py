@@ -237,3 +237,38 @@ def test_step_and_bisect_label_a_wide_domain():
     assert run(2, x, wide, fd.label([x], branching="step")) == (-(10**12), -(10**12) + 1)
     assert run(2, x, wide, fd.label([x], branching="bisect", order="down")) == (10**12, 10**12 - 1)
     assert run(1, x, wide, x > 5, fd.label([x], branching="bisect", minimize=x)) == (6,)
+
+
+def test_fresh_variables_are_kanren_variables_of_their_name():
+    """Fresh variables skip kanren's name registry, yet stay equal to Var(name)."""
+    import pickle
+
+    from unification import Var
+
+    x = var()
+    assert Var(x.token) == x and hash(Var(x.token)) == hash(x)
+    assert pickle.loads(pickle.dumps(x)) == x
+    assert var("named") is var("named") is Var("named")
+    assert run_all(x, eq(Var(x.token), 3)) == (3,)
+
+
+def test_warm_up_can_be_switched_off():
+    """Importing relqueens solves tiny models first, unless RELQUEENS_NO_WARMUP is set."""
+    import os
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; seen = []; "
+        "sys.setprofile(lambda f, e, a: e == 'call' and f.f_code.co_name == 'warm_up' "
+        "and seen.append(1)); import relqueens; sys.setprofile(None); print(len(seen))"
+    )
+    for env, expect in (({}, "1"), ({"RELQUEENS_NO_WARMUP": "1"}, "0")):
+        out = subprocess.run(
+            [sys.executable, "-c", probe],
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert out.stdout.strip() == expect, out.stderr

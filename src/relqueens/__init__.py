@@ -15,6 +15,7 @@ from .count import CheckpointError, CountError, CountResult, count
 from .fd import DomainError, SearchLimit, SearchTrace, domain, interval, label
 from .fd.answers import Residual, run, run_all
 from .fd.terms import LVar, var, vars
+from .fd.warmup import warm_up_at_import
 from .logic import (
     Relation,
     Zzz,
@@ -46,6 +47,8 @@ from .logic import (
 from .queens import complete, iter_queens, possible_columns, queens, queenso, symmetry_breako
 from .squares import PinError
 from .stepper import queens_stepper_html, stepper_html
+
+warm_up_at_import()
 
 __all__ = [
     "CheckpointError",

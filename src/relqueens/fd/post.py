@@ -314,6 +314,8 @@ class Posting:
     # -- constraints ----------------------------------------------------------
     def post(self, c: Postable) -> bool:
         """Post one constraint record; ``False`` if it fails at once."""
+        if type(c) is Relation:
+            return self.post_relation(c)
         post_on: Callable[[Posting], bool] | None = getattr(c, "post_on", None)
         if post_on is not None:
             return post_on(self)
@@ -327,18 +329,23 @@ class Posting:
             return self.post_inverse(c)
         if type(c) is PermLeader:
             return self.post_perm_leader(c)
-        a, b = c.lhs.offset_var(), c.rhs.offset_var()  # type: ignore[union-attr]  # not a record: a Relation
+        return self.post_relation(c)  # type: ignore[arg-type]  # every record is handled above
+
+    def post_relation(self, c: Relation) -> bool:
+        """Post a comparison; ``x + a op y + b`` between two FD variables goes straight in."""
+        a, b = c.lhs.offset_var(), c.rhs.offset_var()
         if a is not None and b is not None:  # x + ka op y + kb, the common case: at once
-            x, y = self.store.index_of(walk(a[0], self.s)), self.store.index_of(walk(b[0], self.s))
+            index = self.store.current().index
+            x, y = index.get(walk(a[0], self.s)), index.get(walk(b[0], self.s))
             if x is not None and y is not None and x != y:
-                op, swap, c0 = _BETWEEN[c.op]  # type: ignore[union-attr]  # not a record: a Relation
+                op, swap, c0 = _BETWEEN[c.op]
                 shift = b[1] - a[1]
                 return (
                     self.binary(y, x, c0 - shift, op, c)
                     if swap
                     else self.binary(x, y, c0 + shift, op, c)
                 )
-        return self.post_linear(c.lhs - c.rhs, c.op, c)  # type: ignore[union-attr]  # not a record: a Relation
+        return self.post_linear(c.lhs - c.rhs, c.op, c)
 
     def post_in(self, c: InDomain) -> bool:
         for v in c.vars:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from unification import Var
+from unification.variable import LVarType
 
 from ..logic.goals import Fresh
 from ..logic.search import STEP
@@ -128,15 +129,20 @@ class LVar(Arith, Var):  # type: ignore[misc]  # unification's Var is untyped (A
     _hash: int
 
     def __new__(cls, token: Any = None, prefix: str = "") -> LVar:
-        if token is None:
+        if token is None:  # a fresh name nobody can have asked for: not filed in Var._refs
             token = f"{prefix}_{Var._id}"
             Var._id += 1
-        obj: LVar | None = Var._refs.get(token)
+            return cls._make(token)
+        obj: LVar | None = Var._refs.get(token)  # a given name is one variable, as Var(token)
         if obj is None:
-            obj = object.__new__(cls)
-            obj.token = token
-            obj._hash = hash((Var, token))  # kanren's Var hash, computed once
-            Var._refs[token] = obj
+            obj = Var._refs[token] = cls._make(token)
+        return obj
+
+    @classmethod
+    def _make(cls, token: Any) -> LVar:
+        obj = object.__new__(cls)
+        obj.token = token
+        obj._hash = hash((Var, token))  # kanren's Var hash, computed once
         return obj
 
     def __eq__(self, other: object) -> bool:
@@ -351,10 +357,12 @@ def lin(term: object) -> Lin:
     >>> lin(kvar("k")) + 1
     ~k + 1
     """
+    if type(type(term)) is LVarType:  # isvar, inline: the common case
+        one = object.__new__(Lin)
+        one.terms, one.const = {term: 1}, 0
+        return one
     if isinstance(term, Lin):
         return term
-    if isvar(term):
-        return Lin({term: 1})
     if isinstance(term, Relation):
         return aux("reif", term)
     if isinstance(term, bool) or not isinstance(term, int):
@@ -388,7 +396,7 @@ class Relation(Arith):
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}; use one of {', '.join(OPS)}")
         lhs, rhs = lin(lhs), lin(rhs)
-        if rhs.single_var() is not None and lhs.single_var() is None:
+        if len(rhs.terms) == 1 and rhs.single_var() is not None and lhs.single_var() is None:
             # ``y != x + 2`` reaches us reflected, as ``(x + 2) != y``: read it as written.
             op, lhs, rhs = _FLIP[op], rhs, lhs
         self.op, self.lhs, self.rhs = op, lhs, rhs
