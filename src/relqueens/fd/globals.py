@@ -378,25 +378,48 @@ def _flow_vital(
     return [[v for v in d if v == flow[k] or comp[ids[v]] == comp[k]] for k, d in enumerate(doms)]
 
 
-class TableProp(Propagator):
-    """``xs`` is one of the rows of ``table``: domain consistent (rows that lost a value are ignored)."""
+def row_masks(table: tuple[tuple[int, ...], ...]) -> tuple[dict[int, int], ...]:
+    """Per column, each value's rows as a bitmask (bit ``r`` for row ``r``)."""
+    masks: tuple[dict[int, int], ...] = tuple({} for _ in table[0]) if table else ()
+    for r, row in enumerate(table):
+        for col, value in zip(masks, row):
+            col[value] = col.get(value, 0) | 1 << r
+    return masks
 
-    __slots__ = ("table",)
+
+class TableProp(Propagator):
+    """``xs`` is one of the rows of a table: domain consistent (rows that lost a value are ignored).
+
+    The table is held as :func:`row_masks`: the live rows are the AND over
+    columns of the OR of each domain value's rows, and a value stays while one
+    of its rows is live (bitwise GAC, as in compact-table propagators).
+    """
+
+    __slots__ = ("masks",)
 
     def __init__(
-        self, xs: tuple[int, ...], table: tuple[tuple[int, ...], ...], source: object = None
+        self, xs: tuple[int, ...], masks: tuple[dict[int, int], ...], source: object = None
     ) -> None:
-        self.vars, self.table, self.source = xs, table, source
+        self.vars, self.masks, self.source = xs, masks, source
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
-        xs = self.vars
-        doms: list[tuple[int, int]] = [(D[x], off[x]) for x in xs]
-        support = [0] * len(xs)
-        for row in self.table:
-            if all(_has(d, o, value) for (d, o), value in zip(doms, row)):
-                for k, value in enumerate(row):
-                    support[k] |= 1 << (value - doms[k][1])
-        return all(narrow(D, queue, x, support[k]) for k, x in enumerate(xs))
+        xs, masks = self.vars, self.masks
+        live = -1
+        for x, col in zip(xs, masks):
+            rows, o = 0, off[x]
+            for value in _values(D[x], o):
+                rows |= col.get(value, 0)
+            live &= rows
+            if not live:
+                return False
+        for x, col in zip(xs, masks):
+            keep, o = 0, off[x]
+            for value in _values(D[x], o):
+                if col.get(value, 0) & live:
+                    keep |= 1 << (value - o)
+            if not narrow(D, queue, x, keep):
+                return False
+        return True
 
 
 class CircuitProp(Propagator):
@@ -552,6 +575,7 @@ class TuplesIn(Constraint):
 
     def post_on(self, posting: Posting) -> bool:
         columns = [domain_of(col) for col in zip(*self.table)]
+        masks = row_masks(self.table)
         xs: list[Any]  # each term's indices, then its index
         for terms in self.tuples:
             xs = [posting.indices((t,), self, col) for t, col in zip(terms, columns)]
@@ -561,7 +585,7 @@ class TuplesIn(Constraint):
             xs = [x[0] for x in xs]
             if not all(posting.within(x, col) for x, col in zip(xs, columns)):
                 return False
-            if not posting.attach(TableProp(tuple(xs), self.table, self)):
+            if not posting.attach(TableProp(tuple(xs), masks, self)):
                 return False
         return True
 
