@@ -18,11 +18,12 @@ from typing import Any
 
 from ..logic.limits import SearchLimit
 from ..logic.state import isvar
-from .domain import Domain, Wide, domain, domain_of, inf, interval, sup
+from .domain import Domain, Wide, as_int, domain, domain_of, inf, interval, sup
 from .errors import DomainError
 from .globals import AllDistinct, Circuit, Element, GlobalCardinality, TuplesIn
 from .labeling import label, maximize, minimize
 from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, Post, post_goal
+from .scheduling import Cumulative
 from .terms import OPS, Lin, Relation, aux, lin
 from .trace import Node, SearchTrace
 
@@ -38,6 +39,8 @@ __all__ = [
     "any_",
     "circuit",
     "count",
+    "cumulative",
+    "disjunctive",
     "distinct",
     "domain",
     "domain_of",
@@ -549,3 +552,53 @@ def circuit(succ: Iterable[object]) -> Circuit:
     if not succ:
         raise ValueError("circuit needs at least one node")
     return Circuit(succ)
+
+
+def cumulative(tasks: Iterable[Iterable[object]], limit: int = 1) -> Cumulative:
+    """Tasks ``(start, duration, height)`` never use more than ``limit`` at once (SWI's ``cumulative/2``).
+
+    Durations and heights are non-negative integers; starts are terms. The
+    propagator time-tables, and on a unary resource also uses edge finding
+    (see :mod:`relqueens.fd.scheduling`).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> a, b = vars(2)
+    >>> run_all((a, b), fd.in_(a, b, fd.interval(0, 2)), fd.cumulative([(a, 2, 1), (b, 2, 1)]))
+    ((0, 2), (2, 0))
+    """
+    if isinstance(tasks, (Lin, Relation)) or isvar(tasks) or isinstance(tasks, (str, bytes)):
+        raise TypeError(
+            f"cumulative takes a list of (start, duration, height) tasks, got {tasks!r}"
+        )
+    starts, durations, heights = [], [], []
+    for task in tasks:
+        parts = tuple(task)
+        if len(parts) != 3:
+            raise ValueError(f"cumulative: a task is (start, duration, height), got {parts!r}")
+        start, duration, height = parts
+        _check_term(start, "cumulative (a start)")
+        for value, what in ((duration, "duration"), (height, "height")):
+            if as_int(value, f"cumulative's {what}") < 0:
+                raise ValueError(f"cumulative's {what} must be at least 0, got {value}")
+        starts.append(start)
+        durations.append(int(duration))  # type: ignore[call-overload]  # checked by as_int
+        heights.append(int(height))  # type: ignore[call-overload]  # checked by as_int
+    if as_int(limit, "cumulative's limit") < 0:
+        raise ValueError(f"cumulative's limit must be at least 0, got {limit}")
+    return Cumulative(tuple(starts), tuple(durations), tuple(heights), limit)
+
+
+def disjunctive(starts: Iterable[object], durations: Iterable[int]) -> Cumulative:
+    """Tasks starting at ``starts`` with ``durations`` never overlap (one machine; SWI: ``cumulative`` with limit 1).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> a, b = vars(2)
+    >>> run_all((a, b), fd.in_(a, b, fd.interval(0, 4)), fd.disjunctive([a, b], [3, 2]), a < b)
+    ((0, 3), (0, 4), (1, 4))
+    """
+    starts, durations = _terms(starts, "disjunctive"), tuple(durations)
+    if len(starts) != len(durations):
+        raise ValueError(
+            f"disjunctive needs a duration per start, got {len(starts)} and {len(durations)}"
+        )
+    return cumulative([(s, d, 1) for s, d in zip(starts, durations, strict=True)], 1)

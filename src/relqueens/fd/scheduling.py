@@ -1,0 +1,220 @@
+"""Resources: ``cumulative`` (SWI's ``cumulative/2``) and its unary case, ``disjunctive``.
+
+A task is a start variable with a fixed duration and height; the tasks
+running at any time may not use more than the resource's limit. The
+propagator reasons on bounds (earliest start ``est``, latest start ``lst``):
+
+* **time-tabling** (any limit): a task whose ``lst`` is before its earliest
+  end runs surely in between (its compulsory part); no task may start where
+  the compulsory parts of the others leave it too little room;
+* **unary resources** (every two tasks too tall to overlap), in addition:
+  the pairwise rule (when ``i`` cannot end before ``j`` starts, ``j`` goes
+  first), overload checking and edge finding (a task that cannot end before
+  a set of others all end goes after all of them), in both directions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from .domain import Dom
+from .post import Constraint, Posting
+from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
+
+
+def _ect_with(
+    est: list[int], dur: Sequence[int], members: list[int]
+) -> tuple[list[int], list[int]]:
+    """For ``members`` sorted by ``est``: each one's ``est + work from it on``, and the work after it.
+
+    The largest of the first list is the members' earliest completion time.
+    """
+    after = [0] * len(members)
+    total = 0
+    for k in range(len(members) - 1, -1, -1):
+        after[k] = total
+        total += dur[members[k]]
+    return [est[t] + dur[t] + after[k] for k, t in enumerate(members)], after
+
+
+def edge_find(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | None:
+    """New earliest starts on a unary resource by overload checking and edge finding.
+
+    ``None`` when the tasks cannot all fit. For each bound ``L`` (a task's
+    latest completion), ``omega`` holds the tasks that must end by ``L``; a
+    task ``i`` outside it that cannot end by ``L`` together with ``omega``
+    must come after all of ``omega``: ``est[i] >= ect(omega)``.
+
+    >>> edge_find([0, 0, 0], [4, 4, 10], [2, 2, 3])
+    [0, 0, 4]
+    """
+    by_est = sorted(range(len(est)), key=est.__getitem__)
+    new = est[:]
+    for L in sorted(set(lct)):
+        omega = [t for t in by_est if lct[t] <= L]
+        ends, after = _ect_with(est, dur, omega)
+        ect = max(ends)
+        if ect > L:
+            return None
+        upto = ends[:]  # upto[k]: the largest of ends[0..k]
+        for k in range(1, len(ends)):
+            upto[k] = max(upto[k - 1], ends[k])
+        rest = [min(est) - 1] * len(ends)  # rest[k]: the largest of ends[k+1..] (below all: none)
+        for k in range(len(ends) - 2, -1, -1):
+            rest[k] = max(rest[k + 1], ends[k + 1])
+        k = -1  # omega's last member before i (by est)
+        for i in by_est:
+            if lct[i] <= L:
+                k += 1
+                continue
+            if k < 0:  # i first: every member ends after it
+                with_i = max(est[i] + dur[i] + sum(dur[t] for t in omega), ect)
+            else:
+                with_i = max(upto[k] + dur[i], rest[k], est[i] + dur[i] + after[k])
+            if with_i > L and ect > new[i]:
+                new[i] = ect
+    return new
+
+
+def precedences(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | None:
+    """New earliest starts on a unary resource from pairs: if ``i`` cannot end before ``j`` must start, ``j`` goes first.
+
+    >>> precedences([0, 1], [8, 4], [3, 2])
+    [3, 1]
+    """
+    new = est[:]
+    for i in range(len(est)):
+        for j in range(len(est)):
+            if i != j and est[i] + dur[i] > lct[j] - dur[j]:  # i cannot precede j
+                if est[j] + dur[j] > lct[i] - dur[i]:
+                    return None  # nor can j precede i
+                new[i] = max(new[i], est[j] + dur[j])
+    return new
+
+
+def unary(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | None:
+    """New earliest starts on a unary resource: :func:`precedences`, then :func:`edge_find`."""
+    first = precedences(est, lct, dur)
+    return None if first is None else edge_find(first, lct, dur)
+
+
+def time_table(
+    est: list[int], lst: list[int], dur: Sequence[int], height: Sequence[int], limit: int
+) -> list[int] | None:
+    """New earliest starts from the other tasks' compulsory parts (``None``: over the limit).
+
+    >>> time_table([0, 0], [0, 9], [4, 3], [1, 1], 1)
+    [0, 4]
+    """
+    events: dict[int, int] = {}
+    for t, d in enumerate(dur):
+        if lst[t] < est[t] + d and height[t]:
+            events[lst[t]] = events.get(lst[t], 0) + height[t]
+            events[est[t] + d] = events.get(est[t] + d, 0) - height[t]
+    if not events:
+        return est[:]
+    times = sorted(events)
+    profile = []  # (from, to, load) with load > 0
+    load = 0
+    for a, b in pairwise(times):
+        load += events[a]
+        if load > limit:
+            return None
+        if load:
+            profile.append((a, b, load))
+    new = est[:]
+    for t, d in enumerate(dur):
+        h = height[t]
+        if not h or not d:
+            continue
+        start = est[t]
+        own_from, own_to = lst[t], est[t] + d  # t's own compulsory part (maybe empty)
+        for a, b, use in profile:
+            if b <= start:
+                continue
+            if a >= start + d:
+                break
+            mine = h if own_from < own_to and own_from < b and a < own_to else 0
+            if use - mine + h > limit:
+                start = b
+        if start > lst[t]:
+            return None
+        new[t] = start
+    return new
+
+
+class CumulativeProp(Propagator):
+    """Tasks ``(start, duration, height)`` never use more than ``limit`` at once (bounds reasoning)."""
+
+    __slots__ = ("dur", "height", "limit", "unary")
+    on_bounds = True
+
+    def __init__(
+        self,
+        starts: tuple[int, ...],
+        dur: tuple[int, ...],
+        height: tuple[int, ...],
+        limit: int,
+        source: object = None,
+    ) -> None:
+        self.vars, self.dur, self.height, self.limit, self.source = (
+            starts,
+            dur,
+            height,
+            limit,
+            source,
+        )
+        tall = [h for h, d in zip(height, dur, strict=True) if h and d]
+        self.unary = all(a + b > limit for k, a in enumerate(tall) for b in tall[k + 1 :])
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
+        xs, dur, height, limit = self.vars, self.dur, self.height, self.limit
+        est = [int(low(D[x], off[x])) for x in xs]
+        lct = [int(high(D[x], off[x])) + d for x, d in zip(xs, dur, strict=True)]
+        up = time_table(est, [c - d for c, d in zip(lct, dur, strict=True)], dur, height, limit)
+        down = time_table(  # the same, with time running backwards
+            [-c for c in lct], [-e - d for e, d in zip(est, dur, strict=True)], dur, height, limit
+        )
+        if up is None or down is None:
+            return False
+        if self.unary:
+            busy = [t for t, d in enumerate(dur) if d and height[t]]
+            bd = [dur[t] for t in busy]
+            b_up = unary([up[t] for t in busy], [-down[t] for t in busy], bd)
+            b_down = unary([down[t] for t in busy], [-up[t] for t in busy], bd)
+            if b_up is None or b_down is None:
+                return False
+            for k, t in enumerate(busy):
+                up[t], down[t] = b_up[k], b_down[k]
+        for k, x in enumerate(xs):
+            lo, hi = up[k], -down[k] - dur[k]
+            if lo > hi or not narrow(D, queue, x, keep_le(keep_ge(D[x], off[x], lo), off[x], hi)):
+                return False
+        return True
+
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Cumulative(Constraint):
+    """Tasks ``(start, duration, height)`` never use more than ``limit`` at once."""
+
+    starts: tuple[Any, ...]
+    durations: tuple[int, ...]
+    heights: tuple[int, ...]
+    limit: int
+    name = "cumulative"
+
+    def post_on(self, posting: Posting) -> bool:
+        if any(h > self.limit and d for d, h in zip(self.durations, self.heights, strict=True)):
+            return False  # a task taller than the resource, for a while
+        xs = posting.indices(self.starts, self)
+        if type(xs) is bool:
+            return xs
+        return posting.attach(
+            CumulativeProp(tuple(xs), self.durations, self.heights, self.limit, self)
+        )

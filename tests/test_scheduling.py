@@ -1,0 +1,185 @@
+"""``cumulative`` and ``disjunctive`` against brute force, and their propagation rules.
+
+The property tests draw 1-5 tasks with small start domains, durations and
+heights, post the goals in a random order (the resource before or after the
+domains, pins anywhere), and compare ``run``'s answers with every assignment
+a Python loop accepts. A unary family (heights 1, limit 1) exercises edge
+finding, the others time-tabling.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_fd_property import (
+    SETTINGS,
+    assert_same_answers,
+    base_model,
+    candidates_of,
+    common_items,
+    run,
+    shuffled,
+    solve,
+)
+
+from relqueens import fd, vars
+from relqueens.fd.scheduling import edge_find, precedences, time_table
+
+
+def fits(tasks, limit, starts):
+    """True when the tasks at ``starts`` never use more than ``limit`` at once."""
+    times = {s for s in starts} | {s + d for s, (d, _) in zip(starts, tasks, strict=True)}
+    for t in times:
+        use = sum(h for s, (d, h) in zip(starts, tasks, strict=True) if s <= t < s + d)
+        if use > limit:
+            return False
+    return True
+
+
+@st.composite
+def resource_models(draw, unary=False):
+    n, domains, pins = draw(base_model(n_min=1, n_max=5, lo=0, hi=6, max_size=5))
+    if unary:
+        tasks = [(draw(st.integers(1, 3)), 1) for _ in range(n)]
+        limit = 1
+    else:
+        tasks = [(draw(st.integers(0, 3)), draw(st.integers(0, 3))) for _ in range(n)]
+        limit = draw(st.integers(0, 4))
+    order = draw(st.sampled_from(["none", "none", "lt"]))
+    items = [*common_items(domains, pins), ("resource", tasks, limit, unary)]
+    if order == "lt" and n > 1:
+        items.append(("lt", 0, n - 1))
+    return n, domains, shuffled(draw, items)
+
+
+def build_resource(item, vs):
+    if item[0] == "lt":
+        _, i, j = item
+        return vs[i] < vs[j], lambda a: a[i] < a[j]
+    _, tasks, limit, unary = item
+    if unary:
+        goal = fd.disjunctive(vs, [d for d, _ in tasks])
+    else:
+        goal = fd.cumulative([(v, d, h) for v, (d, h) in zip(vs, tasks, strict=True)], limit)
+    return goal, lambda a: fits(tasks, limit, a)
+
+
+@SETTINGS
+@given(resource_models())
+def test_cumulative_equals_brute_force(model):
+    n, domains, items = model
+    got, expected = solve(items, build_resource, n, candidates_of(domains))
+    assert_same_answers(got, expected)
+
+
+@SETTINGS
+@given(resource_models(unary=True))
+def test_disjunctive_equals_brute_force(model):
+    n, domains, items = model
+    got, expected = solve(items, build_resource, n, candidates_of(domains))
+    assert_same_answers(got, expected)
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 8), st.integers(0, 8), st.integers(1, 3)), min_size=1, max_size=5
+    )
+)
+def test_unary_rules_keep_every_schedule(tasks):
+    """Edge finding and the pairwise rule never cut a start some schedule uses (nor miss a failure)."""
+    est = [min(a, b) for a, b, _ in tasks]
+    lst = [max(a, b) for a, b, _ in tasks]
+    dur = [d for *_, d in tasks]
+    lct = [s + d for s, d in zip(lst, dur, strict=True)]
+    schedules = [
+        starts
+        for starts in _products([range(e, s + 1) for e, s in zip(est, lst, strict=True)])
+        if fits([(d, 1) for d in dur], 1, starts)
+    ]
+    for rule in (edge_find, precedences):
+        new = rule(est, lct, dur)
+        if not schedules:
+            continue  # a rule may or may not see the failure; it must not invent schedules
+        assert new is not None, f"{rule.__name__} failed where a schedule exists"
+        for starts in schedules:
+            assert all(s >= e for s, e in zip(starts, new, strict=True)), rule.__name__
+
+
+def _products(ranges):
+    if not ranges:
+        yield ()
+        return
+    for v in ranges[0]:
+        for rest in _products(ranges[1:]):
+            yield (v, *rest)
+
+
+def test_time_table_pushes_past_a_compulsory_part():
+    # task 0 (2 long, starting at 1 or 2) surely runs during 2..3; task 1 (3 long) overlaps
+    # that if it starts at 1 or 2, so it starts at 3
+    assert time_table([1, 1], [2, 9], [2, 3], [1, 1], 1) == [1, 3]
+
+
+def test_edge_finding_orders_a_task_after_a_set():
+    # tasks 0, 1 must both end by 4 in 0..4; task 2 cannot fit before them: it starts at 4
+    assert edge_find([0, 0, 0], [4, 4, 10], [2, 2, 3]) == [0, 0, 4]
+    assert edge_find([0, 0], [3, 3], [2, 2]) is None  # 4 units of work in 3
+
+
+def test_job_shop_3x3_optimum_matches_the_decomposition():
+    """A 3x3 job shop: cumulative per machine and the pairwise `or` give the same optimum."""
+    jobs = [[(0, 3), (1, 2), (2, 2)], [(0, 2), (2, 1), (1, 4)], [(1, 4), (2, 3)]]
+    ops = [(j, k, m, d) for j, job in enumerate(jobs) for k, (m, d) in enumerate(job)]
+    horizon = sum(d for *_, d in ops)
+
+    def best(resource):
+        s, end = vars(len(ops)), vars(1)[0]
+        goals = [fd.in_(*s, end, fd.interval(0, horizon))]
+        for i, (j, k, _, d) in enumerate(ops):
+            if k + 1 < len(jobs[j]):
+                goals.append(s[i] + d <= s[i + 1])
+            else:
+                goals.append(s[i] + d <= end)
+        for m in {m for *_, m, _ in ops}:
+            on = [(s[i], d) for i, (*_, mm, d) in enumerate(ops) if mm == m]
+            goals += resource(on)
+        goals.append(fd.label([*s, end], minimize=end))
+        return run(1, end, *goals)
+
+    def pairwise_or(on):
+        return [
+            (a + da <= b) | (b + db <= a) for k, (a, da) in enumerate(on) for b, db in on[k + 1 :]
+        ]
+
+    def unary(on):
+        return [fd.disjunctive([a for a, _ in on], [d for _, d in on])]
+
+    assert best(unary) == best(pairwise_or) == (11,)
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda x: fd.cumulative([(x, 2)]), ValueError, "(start, duration, height)"),
+        (lambda x: fd.cumulative([(x, -1, 1)]), ValueError, "duration must be at least 0"),
+        (lambda x: fd.cumulative([(x, 1, 1.5)]), TypeError, "height must be an integer"),
+        (lambda x: fd.cumulative([(x, 1, 1)], limit=-1), ValueError, "limit must be at least 0"),
+        (lambda x: fd.cumulative(x), TypeError, "list of (start, duration, height)"),
+        (lambda x: fd.disjunctive([x], [1, 2]), ValueError, "a duration per start"),
+        (lambda x: fd.cumulative([("a", 1, 1)]), TypeError, "cumulative"),
+    ],
+)
+def test_bad_resources_are_named(make, error, words):
+    x = vars(1)[0]
+    with pytest.raises(error, match=re.escape(words)):
+        make(x)
+
+
+def test_a_task_taller_than_the_resource_fails_logically():
+    x = vars(1)[0]
+    assert run(0, x, fd.in_(x, fd.interval(0, 3)), fd.cumulative([(x, 1, 3)], limit=2)) == ()
+    assert run(0, x, fd.in_(x, fd.interval(0, 1)), fd.cumulative([(x, 0, 3)], limit=2)) == (0, 1)
