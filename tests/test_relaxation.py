@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from relqueens import fd, run, var, vars
-from relqueens.fd.relaxation import AssignmentBound, KnapsackBound, hungarian
+from relqueens.fd.relaxation import AssignmentBound, KnapsackBound, OneTreeBound, hungarian
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -103,6 +103,66 @@ def test_assignment_bound_prunes_the_values_that_cannot_reach_the_target():
     assert D[:2] == [0b01, 0b10]
 
 
+@st.composite
+def tours(draw):
+    n = draw(st.integers(3, 6))
+    table = [[draw(st.integers(-5, 30)) for _ in range(n)] for _ in range(n)]
+    if draw(st.booleans()):  # symmetric distances
+        table = [[table[min(i, j)][max(i, j)] for j in range(n)] for i in range(n)]
+    succ = [
+        draw(st.integers(1, (1 << n) - 1)) if draw(st.integers(0, 3)) else (1 << n) - 1
+        for _ in range(n)
+    ]
+    weights = [draw(st.sampled_from([1, 1, 2, -1, 0])) for _ in range(n)]
+    spans = [draw(st.sampled_from([0, 0, 0, 2])) for _ in range(n)]  # element over variables
+    pi = [draw(st.integers(-9, 9)) for _ in range(n)]  # an ascent's start, as after other nodes
+    extra = draw(st.integers(-2, 3))
+    cap = draw(st.one_of(st.just(float("inf")), st.integers(-40, 150)))
+    return table, succ, weights, spans, pi, extra, cap, draw(st.integers(-40, 150))
+
+
+def single_cycle(p):
+    seen, at = set(), 0
+    while at not in seen:
+        seen.add(at)
+        at = p[at]
+    return len(seen) == len(p)
+
+
+@EXAMPLES
+@given(tours())
+def test_one_tree_bound_is_below_every_tour_and_pruning_keeps_the_tours_within_target(case):
+    table, succ, weights, spans, pi, extra, cap, target = case
+    n = len(table)
+    # variables: succ 0..n-1, then cell (t, k) at n + n*t + k (lo..lo+span), then one extra in 0..1
+    D = succ + [((1 << (spans[t] + 1)) - 1) for t in range(n) for _ in range(n)] + [0b11]
+    off = [0] * n + [table[t][k] for t in range(n) for k in range(n)] + [0]
+    rows = {t: (weights[t], tuple(n + n * t + k for k in range(n))) for t in range(n) if weights[t]}
+    ob = OneTreeBound(tuple(range(n)), rows, {n + n * n: extra} if extra else {})
+    ob.pi = pi
+
+    def cost(p):
+        legs = [w * (table[t][p[t]] + (spans[t] if w < 0 else 0)) for t, w in enumerate(weights)]
+        return sum(legs) + min(0, extra)
+
+    tours_ = [
+        p
+        for p in itertools.permutations(range(n))
+        if single_cycle(p) and all(succ[t] >> p[t] & 1 for t in range(n))
+    ]
+    least = ob.bound(D, off, cap)
+    if least is None:
+        assert tours_ == []
+        return
+    assert all(cost(p) >= least for p in tours_)
+    queue: set = set()
+    kept = ob.prune(D, off, target, queue)
+    for p in tours_:
+        if cost(p) <= target:
+            assert kept and all(D[t] >> p[t] & 1 for t in range(n)), (p, cost(p))
+    assert ob.solution(0) is None or succ[0] >> ob.solution(0) & 1
+
+
 # -- end to end: optimisation with the relaxations, against brute force ----------------------
 
 
@@ -164,16 +224,18 @@ def test_linear_objective_best_first_as_brute_force(case):
 def routings(draw):
     n = draw(st.integers(2, 5))
     table = [[draw(st.integers(0, 9)) for _ in range(n)] for _ in range(n)]
+    if draw(st.booleans()):  # symmetric distances (the 1-tree bound's case)
+        table = [[table[min(i, j)][max(i, j)] for j in range(n)] for i in range(n)]
     kind = draw(st.sampled_from(["circuit", "all_distinct", "distinct"]))
     weights = [draw(st.integers(1, 3)) for _ in range(n)]
     extra = draw(st.booleans())
-    return table, kind, weights, extra
+    return table, kind, weights, extra, draw(st.randoms(use_true_random=False))
 
 
 @EXAMPLES
 @given(routings())
 def test_element_sum_over_distinct_indices_best_first_as_brute_force(case):
-    table, kind, weights, extra = case
+    table, kind, weights, extra, rng = case
     n = len(table)
     succ, legs, other = vars(n), vars(n), var()
     goals = [fd.in_(*succ, fd.interval(0, n - 1)), fd.in_(*legs, fd.interval(0, 9))]
@@ -184,6 +246,7 @@ def test_element_sum_over_distinct_indices_best_first_as_brute_force(case):
         )
     )
     goals += [fd.element(s, row, leg) for s, row, leg in zip(succ, table, legs)]
+    rng.shuffle(goals)  # in any order
     objective = fd.dot(weights, legs) + (other if extra else 0)
     got = run(0, (*succ, other), *goals, fd.label([*succ, other], minimize=objective))
 

@@ -485,7 +485,9 @@ class Label(Goal):
                 )
             queue = {j}
             for r in bounds:  # each bounds sign * objective from below, and prunes under its top
-                b = r.bound(D, model.off)
+                b = r.bound(
+                    D, model.off, (high(nd, off) if sense == "min" else -low(nd, off)) - const
+                )
                 if b is INFEASIBLE:
                     return False
                 nd = keep_ge(nd, off, const + b) if sense == "min" else keep_le(nd, off, -const - b)

@@ -13,8 +13,14 @@ relaxation drops some of the problem to solve the rest exactly:
   ``circuit``): the cheapest assignment of distinct values (the Hungarian
   method), subtours allowed. Its reduced costs then remove each value that
   cannot lead below the best objective found so far.
+* :class:`OneTreeBound`: the same terms over a ``circuit``'s successors, the
+  tour as undirected edges: Held and Karp's 1-tree bound (a spanning tree and
+  two edges at one node; node penalties, raised by subgradient steps, push
+  it towards a tour). No subtours: far tighter on symmetric distances. Its
+  marginal costs remove the arcs that cannot lead below the best tour.
 
-Both are exact in integers and are sound for any domains; :func:`relaxations`
+The first two are exact, the third a bound for any penalties; all three are
+integer arithmetic and sound for any domains; :func:`relaxations`
 picks, for an objective variable, the ones that bound it more tightly than
 propagation already does at the root. Every bound is on the objective to be
 *minimised* (a maximised objective is negated).
@@ -33,6 +39,9 @@ if TYPE_CHECKING:
 
 INFEASIBLE = None
 """What :meth:`bound` returns when no assignment of the domains satisfies the relaxation."""
+
+ROUNDS, PATIENCE = 30, 3
+"""The 1-tree ascent's most steps per bound, and its steps without progress before it halves its rate."""
 
 
 class KnapsackBound:
@@ -69,9 +78,11 @@ class KnapsackBound:
             tuple[()] | tuple[int | float, int | float, int, int, int, list[Dom], list[int]]
         ) = ()
 
-    def bound(self, D: list[Dom], off: list[int]) -> int | float | None:
+    def bound(
+        self, D: list[Dom], off: list[int], cap: int | float = float("inf")
+    ) -> int | float | None:
         """The LP optimum rounded up, :data:`INFEASIBLE` (``None``) if the bounds break the
-        constraint, ``-inf`` if a bound is infinite."""
+        constraint, ``-inf`` if a bound is infinite (exact: no use for a ``cap``)."""
         total: int | float
         room: int | float
         total, room = 0, self.b
@@ -187,26 +198,14 @@ class AssignmentBound:
     def _costs(
         self, D: list[Dom], off: list[int]
     ) -> tuple[list[dict[int, int | float]], int | float]:
-        costs: list[dict[int, int | float]]
-        base: int | float
-        row: dict[int, int | float]
-        d: int
-        costs, base = [], 0
-        for c, s, xs in self.rows:
-            o, d, row = off[s], D[s], {}
-            while d:
-                bit = d & -d
-                k = o + bit.bit_length() - 1
-                x = xs[k]
-                row[k] = c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x])
-                d ^= bit
-            costs.append(row)
-        for x, c in self.rest.items():
-            base += c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x])
-        return costs, base
+        costs = [_element_costs(c, xs, D[s], off[s], D, off) for c, s, xs in self.rows]
+        return costs, _least(self.rest, D, off)
 
-    def bound(self, D: list[Dom], off: list[int]) -> int | float | None:
-        """The optimum of the assignment, or :data:`INFEASIBLE` (``None``); keeps the duals for :meth:`prune`."""
+    def bound(
+        self, D: list[Dom], off: list[int], cap: int | float = float("inf")
+    ) -> int | float | None:
+        """The optimum of the assignment, or :data:`INFEASIBLE` (``None``); keeps the duals for
+        :meth:`prune` (exact: no use for a ``cap``)."""
         costs, base = self._costs(D, off)
         result = hungarian(costs)
         if result is None:
@@ -245,6 +244,254 @@ class AssignmentBound:
                 D[s] = d
                 queue.add(s)
         return True
+
+
+def _element_costs(
+    c: int, xs: tuple[int, ...], d: int, o: int, D: list[Dom], off: list[int]
+) -> dict[int, int | float]:
+    """For each value ``k`` of index domain ``d`` (offset ``o``), the least of ``c * xs[k]``."""
+    row: dict[int, int | float] = {}
+    while d:
+        bit = d & -d
+        k = o + bit.bit_length() - 1
+        x = xs[k]
+        row[k] = c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x])
+        d ^= bit
+    return row
+
+
+def _least(terms: dict[int, int], D: list[Dom], off: list[int]) -> int | float:
+    """The least of ``sum(c * x)`` over ``terms`` ``{x: c}`` within the domains' bounds."""
+    return sum(c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x]) for x, c in terms.items())
+
+
+OneTree: TypeAlias = "tuple[int | float, list[int], tuple[int, int], list[int]]"
+"""A 1-tree: its penalised cost, each node's parent (``-1``: none), node 0's two ends, the degrees."""
+
+
+def one_tree(w: list[list[int | float]], pi: list[int]) -> OneTree | None:
+    """The cheapest 1-tree under edge costs ``w[i][j] + pi[i] + pi[j]`` (``inf``: no edge), or ``None``.
+
+    A spanning tree of nodes ``1..n-1`` (Prim's, from node 1) and node 0's two
+    cheapest edges; ``None`` when the others are not connected or node 0 has
+    fewer than two edges.
+
+    >>> one_tree([[0, 1, 3], [1, 0, 2], [3, 2, 0]], [0, 0, 0])
+    (6, [-1, -1, 1], (1, 2), [2, 2, 2])
+    """
+    n = len(w)
+    inf = float("inf")
+    key: list[int | float] = [inf] * n
+    parent, degree = [-1] * n, [0] * n
+    left = list(range(2, n))
+    total: int | float = 0
+    u = 1
+    while left:
+        wu, pu = w[u], pi[u]
+        best, at = inf, -1
+        for v in left:
+            c = wu[v] + pu + pi[v]
+            if c < key[v]:
+                key[v], parent[v] = c, u
+            else:
+                c = key[v]
+            if c < best:
+                best, at = c, v
+        if at < 0:
+            return None
+        total += best
+        left.remove(at)
+        degree[at] += 1
+        degree[parent[at]] += 1
+        u = at
+    w0, p0 = w[0], pi[0]
+    first = second = inf
+    ends = [-1, -1]
+    for v in range(1, n):
+        c = w0[v] + p0 + pi[v]
+        if c < second:
+            if c < first:
+                first, second, ends = c, first, [v, ends[0]]
+            else:
+                second, ends[1] = c, v
+    if second == inf:
+        return None
+    degree[0] = 2
+    degree[ends[0]] += 1
+    degree[ends[1]] += 1
+    return total + first + second, parent, (ends[0], ends[1]), degree
+
+
+class OneTreeBound:
+    """Held and Karp's 1-tree bound on a tour's cost, ``sum(c_t * xs_t[succ_t])`` under ``circuit``.
+
+    Taken as undirected edges, each at its cheaper arc, a tour is a spanning
+    tree of nodes ``1..n-1`` and two edges at node 0: a *1-tree*, so the
+    cheapest 1-tree (:func:`one_tree`) bounds it. Node penalties ``pi``
+    (Lagrange multipliers of "every node has degree 2") make the cheapest
+    1-tree under ``cost_ij + pi_i + pi_j``, less ``2 sum(pi)``, a bound for
+    every ``pi``; subgradient steps raise ``pi`` where the tree's degree is
+    above 2 and lower it at its leaves, from the last call's best ``pi``. The
+    edges of fixed successors are forced in (their cost less a large ``M``,
+    added back; sound for any ``M``). An arc ``t -> k`` costs at least the
+    bound, plus its excess over its edge, plus the edge's *marginal* cost
+    (the 1-tree that takes it, less the dearest edge of the cycle it closes):
+    :meth:`prune` removes the arcs that cannot reach a target. Integers
+    throughout: the bound is exact arithmetic, whatever ``pi`` is.
+
+    ``rows`` maps node ``t`` to ``(c_t, xs_t)``: ``element(succ[t], xs_t,
+    y_t)`` with ``y_t`` in the objective at coefficient ``c_t`` (a node
+    without a row costs 0); ``rest`` the objective's other terms ``{x: c}``.
+
+    >>> ring = [[0, 1, 5, 1], [1, 0, 1, 5], [5, 1, 0, 1], [1, 5, 1, 0]]
+    >>> rows = {t: (1, tuple(range(4 + 4 * t, 8 + 4 * t))) for t in range(4)}
+    >>> D, off = [0b1110, 0b1101, 0b1011, 0b0111] + [1] * 16, [0] * 4 + sum(ring, [])
+    >>> OneTreeBound((0, 1, 2, 3), rows, {}).bound(D, off)   # 0 1 2 3 0
+    4
+    """
+
+    __slots__ = ("last", "node", "pi", "rest", "rows", "succ")
+
+    def __init__(
+        self,
+        succ: tuple[int, ...],
+        rows: dict[int, tuple[int, tuple[int, ...]]],
+        rest: dict[int, int],
+    ) -> None:
+        self.succ, self.rows, self.rest = succ, rows, rest
+        self.node = {s: t for t, s in enumerate(succ)}
+        self.pi = [0] * len(succ)
+        self.last: (
+            tuple[int | float, list[dict[int, int]], list[list[int | float]], list[int], OneTree]
+            | None
+        ) = None
+
+    def _arcs(self, D: list[Dom], off: list[int]) -> tuple[list[dict[int, int]], int] | None:
+        """Each node's arc costs ``{k: cost}`` and the rest's least; ``None`` if one is unbounded."""
+        n, rows = len(self.succ), self.rows
+        arcs: list[dict[int, int]] = []
+        for t, s in enumerate(self.succ):
+            row, d, o = rows.get(t), D[s], off[s]
+            costs = (
+                {o + b: 0 for b in range(d.bit_length()) if d >> b & 1}
+                if row is None
+                else _element_costs(*row, d, o, D, off)
+            )
+            if any(type(c) is float for c in costs.values()):
+                return None
+            arcs.append({k: c for k, c in costs.items() if k != t and 0 <= k < n})  # type: ignore[misc]  # no float: checked
+        base = _least(self.rest, D, off)
+        return None if type(base) is float else (arcs, base)  # type: ignore[return-value]  # an int
+
+    def bound(
+        self, D: list[Dom], off: list[int], cap: int | float = float("inf")
+    ) -> int | float | None:
+        """The best 1-tree bound of the ascent (which stops once above ``cap``), or :data:`INFEASIBLE`."""
+        found = self._arcs(D, off)
+        if found is None:
+            self.last = None
+            return float("-inf")
+        arcs, base = found
+        n = len(arcs)
+        if not all(arcs):
+            self.last = None
+            return INFEASIBLE
+        inf = float("inf")
+        w: list[list[int | float]] = [[inf] * n for _ in range(n)]
+        for t, a in enumerate(arcs):
+            wt = w[t]
+            for k, c in a.items():
+                if c < wt[k]:
+                    wt[k] = w[k][t] = c
+        pi = self.pi
+        span = max(abs(c) for row in w for c in row if c != inf) + max(map(abs, pi)) + 1
+        big = 4 * n * span  # M
+        forced = {(min(t, k), max(t, k)) for t, a in enumerate(arcs) if len(a) == 1 for k in a}
+        for i, j in forced:
+            w[i][j] -= big
+            w[j][i] = w[i][j]
+        best: int | float = float("-inf")
+        kept: tuple[list[int], OneTree] | None = None
+        rate, stall = 1.0, 0
+        for _ in range(ROUNDS):
+            tree = one_tree(w, pi)
+            if tree is None:
+                self.last = None
+                return INFEASIBLE
+            value = tree[0] + big * len(forced) - 2 * sum(pi) + base
+            if value > best:
+                best, kept, stall = value, (pi, tree), 0
+            else:
+                stall += 1
+                if stall == PATIENCE:
+                    rate, stall = rate / 2, 0
+            norm = sum((g - 2) ** 2 for g in tree[3])
+            if best > cap or not norm or rate < 1 / 64:
+                break
+            gap = min(cap, best + abs(best) // 20 + n) - value
+            step = max(1, int(rate * gap / norm))
+            pi = [p + step * (g - 2) for p, g in zip(pi, tree[3])]
+        assert kept is not None  # ROUNDS > 0
+        self.pi = kept[0]
+        self.last = (best, arcs, w, kept[0], kept[1])
+        return best
+
+    def solution(self, i: int) -> int | None:
+        """For successor variable ``i``, its node's cheapest neighbour in the last best 1-tree."""
+        t = self.node.get(i)
+        if t is None or self.last is None:
+            return None
+        arcs, (_, parent, ends, _) = self.last[1], self.last[4]
+        near = [v for v, p in enumerate(parent) if p == t] + [parent[t]]
+        near += list(ends) if t == 0 else [0] if t in ends else []
+        return min((k for k in near if k in arcs[t]), key=arcs[t].__getitem__, default=None)
+
+    def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
+        """Remove the arcs whose cost over the last bound takes it above ``target``."""
+        if self.last is None:
+            return True
+        least, arcs, w, pi, (_, parent, ends, _) = self.last
+        excess = target - least
+        if excess < 0:
+            return False
+        cost = [[c + pi[i] + pi[j] for j, c in enumerate(row)] for i, row in enumerate(w)]
+        dearest = _dearest_on_paths(parent, cost)
+        second = max(cost[0][ends[0]], cost[0][ends[1]])
+        for t, a in enumerate(arcs):
+            s, drop = self.succ[t], 0
+            for k, c in a.items():
+                if t and k:  # the marginal cost of edge t-k: 0 in the tree
+                    extra = cost[t][k] - dearest[t][k]
+                else:
+                    extra = 0 if t + k in ends else cost[t][k] - second
+                back = arcs[k].get(t, c)
+                if extra + max(c - back, 0) > excess:
+                    drop |= 1 << (k - off[s])
+            if drop and not narrow(D, queue, s, D[s] & ~drop):
+                return False
+        return True
+
+
+def _dearest_on_paths(parent: list[int], cost: list[list[int | float]]) -> list[list[int | float]]:
+    """For nodes ``i, j >= 1`` of a tree (``parent``), the dearest edge cost on its path ``i .. j``."""
+    n = len(parent)
+    near: list[list[int]] = [[] for _ in range(n)]
+    for v, p in enumerate(parent):
+        if p >= 0:
+            near[v].append(p)
+            near[p].append(v)
+    unset = float("-inf")
+    dearest: list[list[int | float]] = [[unset] * n for _ in range(n)]
+    for s in range(1, n):
+        row = dearest[s]
+        stack = [s]
+        while stack:
+            u = stack.pop()
+            for v in near[u]:
+                if v != s and row[v] == unset:
+                    row[v] = max(row[u], cost[u][v])
+                    stack.append(v)
+    return dearest
 
 
 def hungarian(
@@ -375,7 +622,28 @@ def _assignment(model: Model, cost: dict[int, int]) -> AssignmentBound | None:
     return AssignmentBound([(cost[v], p.i, p.xs) for v, p in best], rest)
 
 
-Relaxation: TypeAlias = "KnapsackBound | AssignmentBound"
+def _one_tree(model: Model, cost: dict[int, int]) -> OneTreeBound | None:
+    """The 1-tree bound of the terms ``element`` defines over a ``circuit``'s successors (3 or more)."""
+    from .globals import CircuitProp, ElementProp
+
+    defined: dict[int, ElementProp] = {}
+    for e in model.props:
+        p = e[1]
+        if e[0] == "prop" and type(p) is ElementProp and p.v in cost:
+            defined.setdefault(p.i, p)
+    best: OneTreeBound | None = None
+    for e in model.props:
+        p = e[1]
+        if e[0] == "prop" and type(p) is CircuitProp and len(set(p.vars)) == len(p.vars) > 2:
+            rows = {t: defined[s] for t, s in enumerate(p.vars) if s in defined}
+            covered = {q.v for q in rows.values()}
+            if len(covered) == len(rows) > (1 if best is None else len(best.rows)):
+                rest = {x: c for x, c in cost.items() if x not in covered}
+                best = OneTreeBound(p.vars, {t: (cost[q.v], q.xs) for t, q in rows.items()}, rest)
+    return best
+
+
+Relaxation: TypeAlias = "KnapsackBound | AssignmentBound | OneTreeBound"
 
 
 def relaxations(
@@ -398,6 +666,9 @@ def relaxations(
             found.append(KnapsackBound(cost, weight, -p.k))
             if p.op == "==":
                 found.append(KnapsackBound(cost, {i: -a for i, a in weight.items()}, p.k))
+    tour = _one_tree(model, cost)
+    if tour is not None:
+        found.append(tour)
     assignment = _assignment(model, cost)
     if assignment is not None:
         found.append(assignment)
