@@ -272,3 +272,11 @@ def test_warm_up_can_be_switched_off():
             check=True,
         )
         assert out.stdout.strip() == expect, out.stderr
+
+
+def test_a_constraint_waiting_on_an_alias_wakes_when_the_domain_arrives():
+    """x3 gets inf..sup from x0 < x3, x1 is bound to it, all_distinct waits on x1; x3's
+    finite domain must wake it (it used to wake only x3's own waiters: a DomainError)."""
+    x0, x1, x3 = vars(3)
+    goals = (fd.in_(x0, fd.domain(0)), x0 < x3, eq(x3, x1), fd.all_distinct([x0, x1]))
+    assert run_all((x0, x1), *goals, fd.in_(x3, fd.domain(0, 3, 4))) == ((0, 3), (0, 4))

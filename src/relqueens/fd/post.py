@@ -213,6 +213,14 @@ class Posting:
         if v in self.store.pending:
             self.reposts.extend(self._pending().pop(v))
 
+    def wake_index(self, i: int) -> None:
+        """Schedule the constraints waiting on any variable that is (or is bound to) FD variable ``i``."""
+        pending = self.store.pending
+        if pending:
+            index = self.store.current().index
+            for v in [v for v in pending if index.get(walk(v, self.s)) == i]:
+                self.wake(v)
+
     def _pending(self) -> dict[Var, tuple[Postable, ...]]:
         if not self._own_pending:
             self.store.pending = dict(self.store.pending)
@@ -242,7 +250,7 @@ class Posting:
             self.store.record(("rebase", i, d.lo))  # a Wide variable's domain fits a bitset now
             D[i] = d.bits
             self.queue.add(i)
-            self.wake(self.store.model.vars[i])
+            self.wake_index(i)
             return True
         if d != D[i]:
             if not d:

@@ -4,13 +4,14 @@ A task is a start variable with a fixed duration and height; the tasks
 running at any time may not use more than the resource's limit. The
 propagator reasons on bounds (earliest start ``est``, latest start ``lst``):
 
-* **time-tabling** (any limit): a task whose ``lst`` is before its earliest
-  end runs surely in between (its compulsory part); no task may start where
-  the compulsory parts of the others leave it too little room;
-* **unary resources** (every two tasks too tall to overlap), in addition:
-  the pairwise rule (when ``i`` cannot end before ``j`` starts, ``j`` goes
-  first), overload checking and edge finding (a task that cannot end before
-  a set of others all end goes after all of them), in both directions.
+* **time-tabling**: a task whose ``lst`` is before its earliest end runs
+  surely in between (its compulsory part); no task may start where the
+  compulsory parts of the others leave it too little room;
+* **unary resources** (every two tasks too tall to overlap), instead: the
+  pairwise rule (when ``i`` cannot end before ``j`` must start, ``j`` goes
+  first; it subsumes time-tabling there), overload checking and edge
+  finding (a task that cannot end before a set of others all end goes
+  after all of them), in both directions.
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ def time_table(
 class CumulativeProp(Propagator):
     """Tasks ``(start, duration, height)`` never use more than ``limit`` at once (bounds reasoning)."""
 
-    __slots__ = ("dur", "height", "limit", "unary")
+    __slots__ = ("busy", "busy_dur", "dur", "height", "limit")
     on_bounds = True
 
     def __init__(
@@ -167,28 +168,40 @@ class CumulativeProp(Propagator):
             limit,
             source,
         )
-        tall = [h for h, d in zip(height, dur, strict=True) if h and d]
-        self.unary = all(a + b > limit for k, a in enumerate(tall) for b in tall[k + 1 :])
+        busy = [t for t, (d, h) in enumerate(zip(dur, height, strict=True)) if d and h]
+        unary = all(
+            height[a] + height[b] > limit for k, a in enumerate(busy) for b in busy[k + 1 :]
+        )
+        self.busy = tuple(busy) if unary else None
+        """The tasks that take time on a unary resource (``None``: not unary)."""
+        self.busy_dur = [dur[t] for t in busy]
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
-        xs, dur, height, limit = self.vars, self.dur, self.height, self.limit
+        xs, dur = self.vars, self.dur
         est = [int(low(D[x], off[x])) for x in xs]
         lct = [int(high(D[x], off[x])) + d for x, d in zip(xs, dur, strict=True)]
-        up = time_table(est, [c - d for c, d in zip(lct, dur, strict=True)], dur, height, limit)
-        down = time_table(  # the same, with time running backwards
-            [-c for c in lct], [-e - d for e, d in zip(est, dur, strict=True)], dur, height, limit
-        )
-        if up is None or down is None:
-            return False
-        if self.unary:
-            busy = [t for t, d in enumerate(dur) if d and height[t]]
-            bd = [dur[t] for t in busy]
-            b_up = unary([up[t] for t in busy], [-down[t] for t in busy], bd)
-            b_down = unary([down[t] for t in busy], [-up[t] for t in busy], bd)
+        if self.busy is None:
+            up = time_table(
+                est, [c - d for c, d in zip(lct, dur, strict=True)], dur, self.height, self.limit
+            )
+            down = time_table(  # the same, with time running backwards
+                [-c for c in lct],
+                [-e - d for e, d in zip(est, dur, strict=True)],
+                dur,
+                self.height,
+                self.limit,
+            )
+        else:  # unary: the pairwise rule does what time-tabling would, and edge finding more
+            busy, bd = self.busy, self.busy_dur
+            up, down = est, [-c for c in lct]
+            b_up = unary([est[t] for t in busy], [lct[t] for t in busy], bd)
+            b_down = unary([down[t] for t in busy], [-est[t] for t in busy], bd)
             if b_up is None or b_down is None:
                 return False
             for k, t in enumerate(busy):
                 up[t], down[t] = b_up[k], b_down[k]
+        if up is None or down is None:
+            return False
         for k, x in enumerate(xs):
             lo, hi = up[k], -down[k] - dur[k]
             if lo > hi or not narrow(D, queue, x, keep_le(keep_ge(D[x], off[x], lo), off[x], hi)):
