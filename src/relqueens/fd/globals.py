@@ -177,27 +177,53 @@ def _components(succ: list[list[int]]) -> list[int]:
 
 
 class ElementProp(Propagator):
-    """``xs[i] == v`` (0-based): domain consistent on ``i`` and ``v``; on ``xs[i]`` once ``i`` is fixed."""
+    """``xs[i] == v`` (0-based): domain consistent on ``i`` and ``v``; on ``xs[i]`` once ``i`` is fixed.
 
-    __slots__ = ("i", "v", "xs")
+    While ``v`` is fixed, a change of a cell only checks the positions it
+    holds (``i`` loses a position whose cell no longer has ``v``), and a
+    change of ``i`` only matters once it is fixed; otherwise (``v`` open or
+    changed, or ``i`` a cell too) every index left is checked and ``v``
+    narrowed to the union of their cells.
+    """
+
+    __slots__ = ("at", "i", "v", "xs")
 
     def __init__(self, i: int, xs: tuple[int, ...], v: int, source: object = None) -> None:
         self.i, self.xs, self.v, self.source = i, xs, v, source
         self.vars = (i, v, *xs)
+        at: dict[int, tuple[int, ...]] = {}
+        for k, x in enumerate(xs):
+            at[x] = (*at.get(x, ()), k)
+        self.at = at
 
-    def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], changed: int) -> bool:
         i, v, xs = self.i, self.v, self.xs
         oi, ov = off[i], off[v]
         dv: int = D[v]
-        keep_i = union = 0
-        for k in _values(D[i], oi):
-            common = dv & _rebase(D[xs[k]], off[xs[k]], ov)
-            if common:
-                keep_i |= 1 << (k - oi)
-                union |= common
-        if not narrow(D, queue, i, keep_i) or not narrow(D, queue, v, union):
-            return False
         di: int = D[i]
+        if dv & (dv - 1) or changed == v or (changed == i and i in self.at):
+            keep_i = union = 0
+            for k in _values(di, oi):
+                common = dv & _rebase(D[xs[k]], off[xs[k]], ov)
+                if common:
+                    keep_i |= 1 << (k - oi)
+                    union |= common
+            if not narrow(D, queue, i, keep_i) or not narrow(D, queue, v, union):
+                return False
+            di = D[i]
+        elif changed != i:  # v fixed, one cell changed: only its positions
+            if not di & (di - 1):
+                return xs[oi + di.bit_length() - 1] != changed or narrow(
+                    D, queue, changed, D[changed] & _rebase(dv, ov, off[changed])
+                )
+            if dv & _rebase(D[changed], off[changed], ov):
+                return True
+            for k in self.at[changed]:
+                pos = k - oi
+                if pos >= 0 and (di >> pos) & 1:
+                    di ^= 1 << pos
+            if not narrow(D, queue, i, di):
+                return False
         if di & (di - 1):
             return True
         x = xs[oi + di.bit_length() - 1]
