@@ -231,7 +231,7 @@ class ElementProp(Propagator):
 
 
 class CardinalityProp(Propagator):
-    """Each value occurs among ``xs`` as often as its count says.
+    """Each value occurs among ``xs`` as often as its count says (``fd.count`` of a constant: one value).
 
     The count of a value lies between the variables fixed to it and those
     that may take it; a count met removes the value from the others, a count
@@ -254,7 +254,8 @@ class CardinalityProp(Propagator):
             fixed = may = 0
             for x in xs:
                 d: int = D[x]
-                if _has(d, off[x], value):
+                pos = value - off[x]
+                if pos >= 0 and (d >> pos) & 1:
                     may += 1
                     fixed += not d & (d - 1)
             dc, oc = D[c], off[c]
@@ -264,11 +265,12 @@ class CardinalityProp(Propagator):
             lo_c, hi_c = oc + (dc & -dc).bit_length() - 1, oc + dc.bit_length() - 1
             if hi_c == fixed or lo_c == may:
                 for x in xs:
-                    d, o = D[x], off[x]
-                    if d & (d - 1) and _has(d, o, value):
-                        nd = d & ~(1 << (value - o)) if hi_c == fixed else 1 << (value - o)
-                        if not narrow(D, queue, x, nd):
-                            return False
+                    d = D[x]
+                    pos = value - off[x]
+                    if pos < 0 or not (d >> pos) & 1 or not d & (d - 1):
+                        continue  # without the value, or fixed
+                    if not narrow(D, queue, x, d ^ (1 << pos) if hi_c == fixed else 1 << pos):
+                        return False
         return True
 
 
