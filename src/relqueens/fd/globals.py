@@ -239,13 +239,17 @@ class CardinalityProp(Propagator):
     bounds; :class:`CardinalityFlow` makes the variables domain consistent.
     """
 
-    __slots__ = ("counts", "xs")
+    __slots__ = ("counts", "implied", "xs")
     slow = True  # a pass over every value and variable: once a round, not on every change
 
     def __init__(
-        self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source: object = None
+        self,
+        xs: tuple[int, ...],
+        counts: tuple[tuple[int, int], ...],
+        source: object = None,
+        implied: bool = False,
     ) -> None:
-        self.xs, self.counts, self.source = xs, counts, source
+        self.xs, self.counts, self.source, self.implied = xs, counts, source, implied
         self.vars = xs + tuple(c for _, c in counts)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
@@ -283,11 +287,11 @@ class CardinalityFlow(CardinalityProp):
     the values below their lows); an edge ``x = v`` outside the flow survives
     only on a cycle of the residual graph (``x``, ``v`` in one strongly
     connected component). Slow: it runs after :class:`CardinalityProp`, which
-    keeps the counts' bounds.
+    keeps the bounds of the counts that are variables (a fixed count needs
+    none: the flow prunes by it already); implied when that one is posted.
     """
 
     __slots__ = ()
-    slow = implied = True
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         xs = self.xs
@@ -565,9 +569,11 @@ class GlobalCardinality(Constraint):
         if not posting.post_flat(total, -len(xs), "==", self):
             return False
         counts = tuple(zip(values, cs))
-        return posting.attach(CardinalityProp(tuple(xs), counts, self)) and posting.attach(
-            CardinalityFlow(tuple(xs), counts, self)
-        )
+        D = posting.store.D
+        open_counts = tuple((v, c) for v, c in counts if D[c] & (D[c] - 1))
+        return (
+            not open_counts or posting.attach(CardinalityProp(tuple(xs), open_counts, self))
+        ) and posting.attach(CardinalityFlow(tuple(xs), counts, self, implied=bool(open_counts)))
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -581,7 +581,8 @@ class Posting:
             items, k = total
             items[c] = items.get(c, 0) - 1
             return c if self.post_flat(items, k, "==", a) else False
-        prop = CardinalityProp(tuple(xs), ((flat[1], c),), a)
+        shown = Relation("==", Lin({a: 1}), self.store.model.vars[c])
+        prop = CardinalityProp(tuple(xs), ((flat[1], c),), shown)
         return c if self.attach(prop) else False
 
     def reified(self, rel: Relation, target: int | None = None) -> int | bool:
