@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .domain import Dom, domain_of, interval
+from .domain import MAX_WIDTH, Dom, Domain, domain_of, interval
 from .post import Constraint, Posting
 from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
 from .terms import Lin
@@ -33,6 +33,18 @@ def _rebase(d: int, o_from: int, o_to: int) -> int:
     """Bitset ``d`` at offset ``o_from`` as a bitset at offset ``o_to`` (values below ``o_to`` dropped)."""
     s = o_from - o_to
     return d << s if s >= 0 else d >> -s
+
+
+def _union(D: list[Dom], off: list[int], xs: list[int]) -> Domain:
+    """The values of the (bitset) domains of ``xs`` (at least one)."""
+    lo = min(low(D[x], off[x]) for x in xs)
+    hi = max(high(D[x], off[x]) for x in xs)
+    if hi - lo >= MAX_WIDTH:
+        return domain_of((lo, hi))  # type: ignore[arg-type]  # bitsets: int bounds; too wide, and it says so
+    bits = 0
+    for x in xs:
+        bits |= _rebase(D[x], off[x], lo)  # type: ignore[arg-type]  # as above
+    return Domain(bits, lo)  # type: ignore[arg-type]  # as above
 
 
 class AllDistinctProp(Propagator):
@@ -212,11 +224,12 @@ class ElementProp(Propagator):
                 return False
             di = D[i]
         elif changed != i:  # v fixed, one cell changed: only its positions
+            pos = ov + dv.bit_length() - 1 - off[changed]  # v's bit in the cell
             if not di & (di - 1):
                 return xs[oi + di.bit_length() - 1] != changed or narrow(
-                    D, queue, changed, D[changed] & _rebase(dv, ov, off[changed])
+                    D, queue, changed, 1 << pos if pos >= 0 else 0
                 )
-            if dv & _rebase(D[changed], off[changed], ov):
+            if pos >= 0 and (D[changed] >> pos) & 1:
                 return True
             for k in self.at[changed]:
                 pos = k - oi
@@ -528,7 +541,7 @@ class Element(Constraint):
         if type(xs) is bool:
             return xs
         D, off = posting.store.D, posting.store.model.off
-        values = domain_of(v for x in xs for v in _values(D[x], off[x]))
+        values = _union(D, off, xs)
         found = posting.indices((self.index,), self, interval(0, len(xs) - 1))
         if type(found) is bool:
             return found
