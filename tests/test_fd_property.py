@@ -359,6 +359,76 @@ def test_global_cardinality_equals_brute_force(model):
     assert_same_answers(got, expected)
 
 
+# -- 3b. fd.count ---------------------------------------------------------------------------
+
+
+@st.composite
+def count_models(draw):
+    """Counts of terms (variables, ``x + k``, constants) equal to a value, compared with a term.
+
+    The value is mostly a constant (one counting propagator), now and then a
+    variable (reified equalities); the compared term may be one of the counted
+    variables (a magic sequence's ``count(xs, i) == xs[i]``); some items add
+    two counts; a variable only ever compared by ``==`` may go without ``fd.in_``.
+    """
+    n, domains, pins = draw(base_model(n_min=1, n_max=4, lo=-1, hi=3, max_size=4))
+    idx = st.integers(0, n - 1)
+    a_var = idx.map(lambda i: ("v", i))
+    const = st.integers(-1, 3).map(lambda c: ("c", c))
+    term = st.one_of(a_var, a_var, st.tuples(st.just("off"), idx, st.integers(-1, 1)), const)
+    count = st.tuples(st.lists(term, min_size=1, max_size=4), st.one_of(const, const, a_var))
+    items = []
+    for _ in range(draw(st.integers(1, 2))):
+        counts = draw(st.lists(count, min_size=1, max_size=2))
+        op = draw(st.sampled_from(["==", "==", *OP_NAMES]))
+        items.append(
+            ("count", counts, op, draw(st.one_of(a_var, st.integers(0, 4).map(lambda c: ("c", c)))))
+        )
+    used = Counter(
+        t[1]
+        for _, counts, _, rhs in items
+        for terms, value in counts
+        for t in (*terms, value, rhs)
+        if t[0] != "c"
+    )
+    used.update(i for i, c, _ in pins if isinstance(c, tuple))
+    used.update(c[1] for _, c, _ in pins if isinstance(c, tuple))
+    free = {rhs[1] for _, _, op, rhs in items if op == "==" and rhs[0] == "v" and used[rhs[1]] == 1}
+    omit = {i for i in free if draw(st.booleans())}
+    return n, domains, omit, shuffled(draw, common_items(domains, pins, omit) + items)
+
+
+def count_term(t, vs):
+    return vs[t[1]] + t[2] if t[0] == "off" else term_of(t, vs)
+
+
+def count_value(t, a):
+    return a[t[1]] + t[2] if t[0] == "off" else value_of(t, a)
+
+
+def build_count(item, vs):
+    _, counts, op, rhs = item
+    total = fd.lin(0)
+    for terms, value in counts:
+        total = total + fd.count([count_term(t, vs) for t in terms], term_of(value, vs))
+
+    def check(a):
+        got = sum(
+            sum(count_value(t, a) == value_of(value, a) for t in terms) for terms, value in counts
+        )
+        return OPS[op](got, value_of(rhs, a))
+
+    return OPS[op](total, term_of(rhs, vs)), check
+
+
+@SETTINGS
+@given(count_models())
+def test_count_equals_brute_force(model):
+    n, domains, omit, items = model
+    got, expected = solve(items, build_count, n, candidates_of(domains, omit, range(0, 9)))
+    assert_same_answers(got, expected)
+
+
 # -- 4. tuples_in ---------------------------------------------------------------------------
 
 

@@ -372,3 +372,35 @@ def test_a_flag_variable_in_a_connective_stands_for_flag_equal_to_one():
     got = run_all((b, x), *goals, fd.any_(b, fd.eq(x, 3)))
     expected = [(f, v) for f, v in itertools.product(range(2), range(4)) if f == 1 or v == 3]
     assert sorted(got) == expected
+
+
+# -- counting: fd.count of a constant, global_cardinality ------------------------------------
+
+
+def test_a_residual_answer_shows_an_open_count_and_a_cardinality_with_fixed_counts():
+    xs, k = vars(3), vars(1)[0]
+    (r,) = run(0, k, fd.in_(*xs, fd.interval(0, 2)), fd.count(xs, 1) == k, residual=True)
+    assert r.domains[k] == interval(0, 3)
+    assert any("count(" in repr(c) for c in r.constraints)
+    # the counts are constants: only the flow propagator is posted, and it is shown
+    (r,) = run(
+        0,
+        xs,
+        fd.in_(*xs, fd.interval(1, 2)),
+        fd.global_cardinality(xs, {1: 1, 2: 2}),
+        residual=True,
+    )
+    assert [repr(c).split("(")[0] for c in r.constraints] == ["global_cardinality"]
+
+
+def test_count_bounds_fix_or_clear_the_candidates():
+    a, b, c = vars(3)
+    dom = fd.in_(a, b, c, fd.interval(0, 2))
+    # two of three may be 1 and two must be: both candidates become 1
+    assert run(0, (a, b, c), dom, fd.ne(c, 1), fd.count([a, b, c], 1) == 2) == (
+        (1, 1, 0),
+        (1, 1, 2),
+    )
+    # a is 1 and at most one is: b and c lose 1 before any labeling
+    (r,) = run(0, (b, c), dom, eq(a, 1), fd.count([a, b, c], 1) <= 1, residual=True)
+    assert r.domains[b] == r.domains[c] == fd.domain(0, 2)

@@ -409,12 +409,18 @@ def any_(*relations: Relation) -> Relation:
 def count(terms: Iterable[object], value: object) -> Lin:
     """How many of ``terms`` equal ``value``, as a term: ``fd.count(xs, 3) == k``.
 
+    When ``value`` is an integer once posted and the terms have finite
+    domains, one counting propagator keeps the count between the terms fixed
+    to the value and those that may take it; otherwise it is the sum of the
+    reified equalities ``t == value``.
+
     >>> from relqueens import run_all, vars, fd
     >>> xs = vars(3)
     >>> len(run_all(xs, fd.in_(*xs, fd.interval(0, 1)), fd.count(xs, 1) == 2))
     3
     """
-    return _total(Relation("==", t, value) for t in terms)
+    terms = tuple(terms)
+    return aux("count", value, *terms) if terms else lin(0)
 
 
 def _total(terms: Iterable[object]) -> Lin:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .domain import Dom, domain_of, interval
+from .domain import MAX_WIDTH, Dom, Domain, domain_of, interval
 from .post import Constraint, Posting
 from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
 from .terms import Lin
@@ -33,6 +33,18 @@ def _rebase(d: int, o_from: int, o_to: int) -> int:
     """Bitset ``d`` at offset ``o_from`` as a bitset at offset ``o_to`` (values below ``o_to`` dropped)."""
     s = o_from - o_to
     return d << s if s >= 0 else d >> -s
+
+
+def _union(D: list[Dom], off: list[int], xs: list[int]) -> Domain:
+    """The values of the (bitset) domains of ``xs`` (at least one)."""
+    lo = min(low(D[x], off[x]) for x in xs)
+    hi = max(high(D[x], off[x]) for x in xs)
+    if hi - lo >= MAX_WIDTH:
+        return domain_of((lo, hi))  # type: ignore[arg-type]  # bitsets: int bounds; too wide, and it says so
+    bits = 0
+    for x in xs:
+        bits |= _rebase(D[x], off[x], lo)  # type: ignore[arg-type]  # as above
+    return Domain(bits, lo)  # type: ignore[arg-type]  # as above
 
 
 class AllDistinctProp(Propagator):
@@ -177,27 +189,54 @@ def _components(succ: list[list[int]]) -> list[int]:
 
 
 class ElementProp(Propagator):
-    """``xs[i] == v`` (0-based): domain consistent on ``i`` and ``v``; on ``xs[i]`` once ``i`` is fixed."""
+    """``xs[i] == v`` (0-based): domain consistent on ``i`` and ``v``; on ``xs[i]`` once ``i`` is fixed.
 
-    __slots__ = ("i", "v", "xs")
+    While ``v`` is fixed, a change of a cell only checks the positions it
+    holds (``i`` loses a position whose cell no longer has ``v``), and a
+    change of ``i`` only matters once it is fixed; otherwise (``v`` open or
+    changed, or ``i`` a cell too) every index left is checked and ``v``
+    narrowed to the union of their cells.
+    """
+
+    __slots__ = ("at", "i", "v", "xs")
 
     def __init__(self, i: int, xs: tuple[int, ...], v: int, source: object = None) -> None:
         self.i, self.xs, self.v, self.source = i, xs, v, source
         self.vars = (i, v, *xs)
+        at: dict[int, tuple[int, ...]] = {}
+        for k, x in enumerate(xs):
+            at[x] = (*at.get(x, ()), k)
+        self.at = at
 
-    def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], changed: int) -> bool:
         i, v, xs = self.i, self.v, self.xs
         oi, ov = off[i], off[v]
         dv: int = D[v]
-        keep_i = union = 0
-        for k in _values(D[i], oi):
-            common = dv & _rebase(D[xs[k]], off[xs[k]], ov)
-            if common:
-                keep_i |= 1 << (k - oi)
-                union |= common
-        if not narrow(D, queue, i, keep_i) or not narrow(D, queue, v, union):
-            return False
         di: int = D[i]
+        if dv & (dv - 1) or changed == v or (changed == i and i in self.at):
+            keep_i = union = 0
+            for k in _values(di, oi):
+                common = dv & _rebase(D[xs[k]], off[xs[k]], ov)
+                if common:
+                    keep_i |= 1 << (k - oi)
+                    union |= common
+            if not narrow(D, queue, i, keep_i) or not narrow(D, queue, v, union):
+                return False
+            di = D[i]
+        elif changed != i:  # v fixed, one cell changed: only its positions
+            pos = ov + dv.bit_length() - 1 - off[changed]  # v's bit in the cell
+            if not di & (di - 1):
+                return xs[oi + di.bit_length() - 1] != changed or narrow(
+                    D, queue, changed, 1 << pos if pos >= 0 else 0
+                )
+            if pos >= 0 and (D[changed] >> pos) & 1:
+                return True
+            for k in self.at[changed]:
+                pos = k - oi
+                if pos >= 0 and (di >> pos) & 1:
+                    di ^= 1 << pos
+            if not narrow(D, queue, i, di):
+                return False
         if di & (di - 1):
             return True
         x = xs[oi + di.bit_length() - 1]
@@ -205,7 +244,7 @@ class ElementProp(Propagator):
 
 
 class CardinalityProp(Propagator):
-    """Each value occurs among ``xs`` as often as its count says.
+    """Each value occurs among ``xs`` as often as its count says (``fd.count`` of a constant: one value).
 
     The count of a value lies between the variables fixed to it and those
     that may take it; a count met removes the value from the others, a count
@@ -213,13 +252,17 @@ class CardinalityProp(Propagator):
     bounds; :class:`CardinalityFlow` makes the variables domain consistent.
     """
 
-    __slots__ = ("counts", "xs")
+    __slots__ = ("counts", "implied", "xs")
     slow = True  # a pass over every value and variable: once a round, not on every change
 
     def __init__(
-        self, xs: tuple[int, ...], counts: tuple[tuple[int, int], ...], source: object = None
+        self,
+        xs: tuple[int, ...],
+        counts: tuple[tuple[int, int], ...],
+        source: object = None,
+        implied: bool = False,
     ) -> None:
-        self.xs, self.counts, self.source = xs, counts, source
+        self.xs, self.counts, self.source, self.implied = xs, counts, source, implied
         self.vars = xs + tuple(c for _, c in counts)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
@@ -228,7 +271,8 @@ class CardinalityProp(Propagator):
             fixed = may = 0
             for x in xs:
                 d: int = D[x]
-                if _has(d, off[x], value):
+                pos = value - off[x]
+                if pos >= 0 and (d >> pos) & 1:
                     may += 1
                     fixed += not d & (d - 1)
             dc, oc = D[c], off[c]
@@ -238,11 +282,12 @@ class CardinalityProp(Propagator):
             lo_c, hi_c = oc + (dc & -dc).bit_length() - 1, oc + dc.bit_length() - 1
             if hi_c == fixed or lo_c == may:
                 for x in xs:
-                    d, o = D[x], off[x]
-                    if d & (d - 1) and _has(d, o, value):
-                        nd = d & ~(1 << (value - o)) if hi_c == fixed else 1 << (value - o)
-                        if not narrow(D, queue, x, nd):
-                            return False
+                    d = D[x]
+                    pos = value - off[x]
+                    if pos < 0 or not (d >> pos) & 1 or not d & (d - 1):
+                        continue  # without the value, or fixed
+                    if not narrow(D, queue, x, d ^ (1 << pos) if hi_c == fixed else 1 << pos):
+                        return False
         return True
 
 
@@ -255,11 +300,11 @@ class CardinalityFlow(CardinalityProp):
     the values below their lows); an edge ``x = v`` outside the flow survives
     only on a cycle of the residual graph (``x``, ``v`` in one strongly
     connected component). Slow: it runs after :class:`CardinalityProp`, which
-    keeps the counts' bounds.
+    keeps the bounds of the counts that are variables (a fixed count needs
+    none: the flow prunes by it already); implied when that one is posted.
     """
 
     __slots__ = ()
-    slow = implied = True
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         xs = self.xs
@@ -519,7 +564,7 @@ class Element(Constraint):
         if type(xs) is bool:
             return xs
         D, off = posting.store.D, posting.store.model.off
-        values = domain_of(v for x in xs for v in _values(D[x], off[x]))
+        values = _union(D, off, xs)
         found = posting.indices((self.index,), self, interval(0, len(xs) - 1))
         if type(found) is bool:
             return found
@@ -560,9 +605,11 @@ class GlobalCardinality(Constraint):
         if not posting.post_flat(total, -len(xs), "==", self):
             return False
         counts = tuple(zip(values, cs))
-        return posting.attach(CardinalityProp(tuple(xs), counts, self)) and posting.attach(
-            CardinalityFlow(tuple(xs), counts, self)
-        )
+        D = posting.store.D
+        open_counts = tuple((v, c) for v, c in counts if D[c] & (D[c] - 1))
+        return (
+            not open_counts or posting.attach(CardinalityProp(tuple(xs), open_counts, self))
+        ) and posting.attach(CardinalityFlow(tuple(xs), counts, self, implied=bool(open_counts)))
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

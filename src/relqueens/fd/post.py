@@ -543,6 +543,8 @@ class Posting:
         """The index of the variable standing for atom ``a`` (``target`` if given), its propagator posted."""
         if a.kind == "reif":
             return self.reified(a.args[0], target)
+        if a.kind == "count":
+            return self.counted(a, target)
         exponent = a.args[1] if a.kind == "pow" else None
         xs = [self.as_index(x, a) for x in (a.args[:1] if a.kind == "pow" else a.args)]
         if any(x is False for x in xs):
@@ -568,6 +570,35 @@ class Posting:
             else Function(a.kind, tuple(xs), z, exponent, a)
         )
         return z if self.attach(p) else False
+
+    def counted(self, a: Aux, target: int | None) -> int | bool:
+        """The index of the variable counting the terms of ``a`` equal to its value (``target`` if given).
+
+        A constant value over finite domains gets one counting propagator
+        (:class:`~relqueens.fd.globals.CardinalityProp` for one value);
+        otherwise the count is the sum of the reified equalities.
+        """
+        from .globals import CardinalityProp
+
+        value, *terms = a.args
+        flat = self.flatten(value)
+        xs = [self.as_index(t, a) for t in terms]
+        if flat is False or any(x is False for x in xs):
+            return False
+        c = self.hidden(0, len(xs)) if target is None else target
+        if not self.within(c, interval(0, len(xs))) or not self.settle(c):
+            return False
+        D = self.store.D
+        if flat[0] or any(type(D[x]) is not int for x in (*xs, c)):
+            total = self.flatten(sum((lin(Relation("==", t, value)) for t in terms), lin(0)))
+            if total is False:
+                return False
+            items, k = total
+            items[c] = items.get(c, 0) - 1
+            return c if self.post_flat(items, k, "==", a) else False
+        shown = Relation("==", Lin({a: 1}), self.store.model.vars[c])
+        prop = CardinalityProp(tuple(xs), ((flat[1], c),), shown)
+        return c if self.attach(prop) else False
 
     def reified(self, rel: Relation, target: int | None = None) -> int | bool:
         """The index of a 0/1 variable that is 1 exactly when ``rel`` holds."""

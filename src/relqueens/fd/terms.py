@@ -178,14 +178,15 @@ def vars(n: int, prefix: str = "") -> list[LVar]:
     return [LVar(prefix=prefix) for _ in range(n)]
 
 
-AUX_KINDS = ("abs", "min", "max", "mod", "div", "pow", "times", "reif")
+AUX_KINDS = ("abs", "min", "max", "mod", "div", "pow", "times", "reif", "count")
 
 
 class Aux:
     """A non-linear part of an expression: ``kind`` applied to ``args`` (expressions or ints).
 
-    ``reif`` holds a relation, standing for 1 when it holds and 0 when not.
-    Each one is its own atom (hashed by identity).
+    ``reif`` holds a relation, standing for 1 when it holds and 0 when not;
+    ``count`` holds ``(value, *terms)``, the number of terms equal to the
+    value. Each one is its own atom (hashed by identity).
     """
 
     __slots__ = ("args", "kind")
@@ -199,6 +200,8 @@ class Aux:
             return f"{self.kind}({', '.join(map(repr, a))})"
         if self.kind == "reif":
             return f"({a[0]!r})"
+        if self.kind == "count":
+            return f"count([{', '.join(map(repr, a[1:]))}], {a[0]!r})"
         op = {"mod": "%", "div": "//", "pow": "**", "times": "*"}[self.kind]
         return op.join(_operand(x) for x in a)
 
@@ -216,6 +219,8 @@ def _fold(kind: str, values: list[int]) -> int:
     a = values[0]
     if kind == "abs":
         return abs(a)
+    if kind == "count":
+        return values[1:].count(a)
     b = values[1]
     if kind in ("mod", "div") and b == 0:
         raise ZeroDivisionError(
