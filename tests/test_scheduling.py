@@ -25,7 +25,7 @@ from test_fd_property import (
     solve,
 )
 
-from relqueens import fd, vars
+from relqueens import fd, lall, vars
 from relqueens.fd.scheduling import edge_find, precedences, time_table
 
 
@@ -183,3 +183,67 @@ def test_a_task_taller_than_the_resource_fails_logically():
     x = vars(1)[0]
     assert run(0, x, fd.in_(x, fd.interval(0, 3)), fd.cumulative([(x, 1, 3)], limit=2)) == ()
     assert run(0, x, fd.in_(x, fd.interval(0, 1)), fd.cumulative([(x, 0, 3)], limit=2)) == (0, 1)
+
+
+# -- implied unary resources: pairwise disjunctions found before labeling ---------------
+
+
+@st.composite
+def pairwise_models(draw):
+    """3-4 tasks, every two disjoint by an ``or`` or a 0/1 sum, some pairs left out."""
+    n, domains, pins = draw(base_model(n_min=3, n_max=4, lo=0, hi=7, max_size=5))
+    durations = [draw(st.integers(1, 3)) for _ in range(n)]
+    pairs = [
+        (i, j, draw(st.sampled_from(["or", "bool", "none"])))
+        for i in range(n)
+        for j in range(i + 1, n)
+    ]
+    items = [*common_items(domains, pins), *(("pair", i, j, how, durations) for i, j, how in pairs)]
+    return n, domains, shuffled(draw, items)
+
+
+def build_pair(item, vs):
+    _, i, j, how, dur = item
+    a, b = vs[i], vs[j]
+    if how == "or":
+        goal = (a + dur[i] <= b) | (b + dur[j] <= a)
+    elif how == "bool":
+        p, q = vars(2)
+        goal = lall(
+            fd.in_(p, q, fd.interval(0, 1)),
+            p == (a + dur[i] <= b),
+            q == (b + dur[j] <= a),
+            p + q == 1,
+        )
+    else:
+        return fd.in_(a, fd.interval(0, 7)), lambda s: True
+    return goal, lambda s: s[i] + dur[i] <= s[j] or s[j] + dur[j] <= s[i]
+
+
+@SETTINGS
+@given(pairwise_models())
+def test_implied_resources_keep_every_schedule(model):
+    n, domains, items = model
+    got, expected = solve(items, build_pair, n, candidates_of(domains))
+    assert_same_answers(got, expected)
+
+
+def test_pairwise_disjunctions_are_found_as_one_machine():
+    from relqueens.fd.implied import implied_resources
+    from relqueens.fd.post import post_into
+    from relqueens.fd.store import store_of
+    from relqueens.logic import State
+
+    s = vars(4)
+    dur = [2, 3, 1, 2]
+    goals = [fd.in_(*s, fd.interval(0, 20))]
+    goals += [
+        (s[i] + dur[i] <= s[j]) | (s[j] + dur[j] <= s[i]) for i in range(3) for j in range(i + 1, 3)
+    ]
+    goals.append((s[0] + 2 <= s[3]) | (s[3] + 2 <= s[0]))  # task 3 shares a machine with 0 only
+    S = State()
+    assert post_into(S, goals)
+    found = implied_resources(store_of(S).current())
+    assert found is not None
+    (machine,) = found.resources
+    assert sorted(d for _, d in machine) == [1, 2, 3]

@@ -26,6 +26,7 @@ from ..logic.search import STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain
 from .errors import DomainError
+from .implied import implied_resources
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
 from .relaxation import INFEASIBLE, relaxations
 from .store import FDStore, is_int, store_of
@@ -407,10 +408,18 @@ class Label(Goal):
         s = S.data
         if any(not (isvar(w) or is_int(w)) for w in (walk(v, s) for v in self.variables)):
             return
+        store = store_of(S)
+        extra = None if store is None else implied_resources(store.current())
+        if extra is not None:  # unary resources stated pair by pair: propagate them as wholes
+            from .post import post_into
+
+            S = S.copy()
+            if not post_into(S, (extra,)):
+                return
+            s, store = S.data, store_of(S)
         if self.objective is not None:
             yield from self._best_first(S)
             return
-        store = store_of(S)
         idxs = open_indices(store, self.variables, s)
         if store is None:  # no FD store: every variable was bound to an integer
             yield S.copy()

@@ -53,8 +53,19 @@ def edge_find(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] |
     [0, 0, 4]
     """
     by_est = sorted(range(len(est)), key=est.__getitem__)
+    by_lct = sorted(range(len(est)), key=lct.__getitem__)
     new = est[:]
-    for L in sorted(set(lct)):
+    work = latest = 0  # omega's total duration and latest start: ect(omega) <= latest + work
+    for n, t in enumerate(by_lct):
+        work += dur[t]
+        latest = est[t] if n == 0 else max(latest, est[t])
+        L = lct[t]
+        if n + 1 < len(by_lct) and lct[by_lct[n + 1]] == L:
+            continue  # omega takes every task ending by L
+        if latest + work <= L and all(
+            max(latest, est[i]) + work + dur[i] <= L for i in by_lct[n + 1 :]
+        ):
+            continue  # too loose for overload or edge finding: ect(S) <= S's latest est + work
         omega = [t for t in by_est if lct[t] <= L]
         ends, after = _ect_with(est, dur, omega)
         ect = max(ends)
@@ -150,8 +161,8 @@ def time_table(
 class CumulativeProp(Propagator):
     """Tasks ``(start, duration, height)`` never use more than ``limit`` at once (bounds reasoning)."""
 
-    __slots__ = ("busy", "busy_dur", "dur", "height", "limit")
-    on_bounds = True
+    __slots__ = ("busy", "busy_dur", "dur", "height", "implied", "limit")
+    slow = True  # its rules cost O(n^2): once a round, after the cheap propagators
 
     def __init__(
         self,
@@ -160,7 +171,9 @@ class CumulativeProp(Propagator):
         height: tuple[int, ...],
         limit: int,
         source: object = None,
+        implied: bool = False,
     ) -> None:
+        self.implied = implied
         self.vars, self.dur, self.height, self.limit, self.source = (
             starts,
             dur,

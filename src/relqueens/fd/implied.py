@@ -1,0 +1,119 @@
+"""Implied constraints found in a model before labeling: unary resources stated pair by pair.
+
+A job shop is often written one pair of tasks at a time, ``(s1 + d1 <= s2) |
+(s2 + d2 <= s1)``. Each pair propagates only when one order becomes
+impossible; the tasks of one machine together allow much more (edge
+finding: a task that cannot end before the others all end goes after all
+of them). :func:`implied_resources` finds the tasks that are pairwise
+disjoint by such disjunctions (each reified precedence ``b <=> x + d <= y``
+and a sum ``b1 + b2 >= 1`` or ``== 1`` over the two orders) and groups them
+into cliques, each a :class:`~relqueens.fd.scheduling.CumulativeProp` of
+limit 1, posted as implied (it shows in no residual).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .arith import Reified
+from .post import Constraint, Posting
+from .propagators import Linear, Propagator
+from .scheduling import CumulativeProp
+from .store import Model
+
+Task = tuple[int, int]
+"""``(start index, duration)``."""
+
+
+def _precedences(model: Model) -> dict[int, tuple[int, int, int]]:
+    """Each 0/1 variable that reifies ``x + d <= y``: ``b -> (x, y, d)``."""
+    found = {}
+    for entry in model.props:
+        p = entry[1]
+        if entry[0] == "prop" and type(p) is Reified and p.op == "<=" and len(p.yes.terms) == 2:
+            (i, a), (j, c) = p.yes.terms
+            if (a, c) == (1, -1):
+                found[p.b] = (i, j, p.yes.k)
+            elif (a, c) == (-1, 1):
+                found[p.b] = (j, i, p.yes.k)
+    return found
+
+
+def _either(p: Propagator) -> tuple[int, int] | None:
+    """``(b1, b2)`` if ``p`` says ``b1 + b2 >= 1`` or ``b1 + b2 == 1``."""
+    if type(p) is not Linear or len(p.terms) != 2:
+        return None
+    (i, a), (j, c) = p.terms
+    if p.op == "<=" and a == c == -1 and p.k == 1:
+        return i, j
+    if p.op == "==" and a == c and (a, p.k) in ((1, -1), (-1, 1)):
+        return i, j
+    return None
+
+
+def disjoint_pairs(model: Model) -> dict[Task, set[Task]]:
+    """The tasks no two of which may overlap, as a graph: task -> the tasks disjoint from it."""
+    prec = _precedences(model)
+    graph: dict[Task, set[Task]] = {}
+    if not prec:
+        return graph
+    for entry in model.props:
+        pair = _either(entry[1]) if entry[0] == "prop" else None
+        if pair is None or pair[0] not in prec or pair[1] not in prec:
+            continue
+        (x, y, dx), (y2, x2, dy) = prec[pair[0]], prec[pair[1]]
+        if (x, y) == (x2, y2) and x != y and dx > 0 and dy > 0:
+            graph.setdefault((x, dx), set()).add((y, dy))
+            graph.setdefault((y, dy), set()).add((x, dx))
+    return graph
+
+
+def cliques(graph: dict[Task, set[Task]], least: int = 3) -> list[list[Task]]:
+    """Greedy maximal cliques of ``graph`` covering its edges, of ``least`` tasks or more.
+
+    >>> g = {1: {2, 3}, 2: {1, 3}, 3: {1, 2}, 4: set()}
+    >>> cliques(g)
+    [[1, 2, 3]]
+    """
+    found: list[list[Task]] = []
+    covered: set[tuple[Task, Task]] = set()
+    for t in sorted(graph, key=lambda t: (-len(graph[t]), t)):
+        for u in sorted(graph[t]):
+            if (t, u) in covered:
+                continue
+            clique = [t, u]
+            for w in sorted(graph[t] & graph[u]):
+                if all(w in graph[c] for c in clique):
+                    clique.append(w)
+            covered.update((a, b) for a in clique for b in clique)
+            if len(clique) >= least:
+                found.append(sorted(clique))
+    return found
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ImpliedResources(Constraint):
+    """Posts the unary resources :func:`implied_resources` found (by index: the model is this state's)."""
+
+    resources: tuple[tuple[Task, ...], ...]
+    name = "implied_resources"
+
+    def post_on(self, posting: Posting) -> bool:
+        for tasks in self.resources:
+            starts = tuple(x for x, _ in tasks)
+            durations = tuple(d for _, d in tasks)
+            p = CumulativeProp(starts, durations, (1,) * len(tasks), 1, self, implied=True)
+            if not posting.attach(p):
+                return False
+        return True
+
+
+def implied_resources(model: Model) -> ImpliedResources | None:
+    """The unary resources implied by pairwise disjunctions in ``model`` not yet posted (``None``: none)."""
+    if any(
+        entry[0] == "prop" and type(entry[1]) is CumulativeProp and entry[1].implied
+        for entry in model.props
+    ):
+        return None  # found before, on this branch
+    found = cliques(disjoint_pairs(model))
+    return ImpliedResources(tuple(tuple(c) for c in found)) if found else None
