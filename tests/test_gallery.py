@@ -12,7 +12,7 @@ import re
 import runpy
 import subprocess
 import sys
-from itertools import combinations, pairwise, permutations
+from itertools import combinations, pairwise, permutations, product
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ import pytest
 from relqueens import fd
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-GALLERY = ["all_interval", "golomb", "knapsack", "magic_square_4", "langford", "tsp"]
+GALLERY = ["all_interval", "golomb", "jobshop", "knapsack", "magic_square_4", "langford", "tsp"]
 
 
 def load(name: str) -> dict:
@@ -397,3 +397,71 @@ def test_tsp_script():
     assert_bad_input("tsp", "--random", "x", says="integer")
     assert_bad_input("tsp", "3", "--random", "4", says="not both")
     assert len(output("tsp", "4").splitlines()) == 1 + 4 + 1  # the heading, four legs, the trip
+
+
+# --- job shop -----------------------------------------------------------------------------------
+
+
+def makespan_of(jobs, starts):
+    """The schedule's makespan, after checking it: job order kept, one operation per machine."""
+    for job, row in zip(jobs, starts, strict=True):
+        for (_, d), s, nxt in zip(job, row, row[1:], strict=False):
+            assert s + d <= nxt
+    ops = [(m, s, d) for job, row in zip(jobs, starts, strict=True) for (m, d), s in zip(job, row)]
+    for (m1, s1, d1), (m2, s2, d2) in combinations(ops, 2):
+        assert m1 != m2 or s1 + d1 <= s2 or s2 + d2 <= s1
+    return max(s + d for _, s, d in ops)
+
+
+def shortest_by_orders(jobs) -> int:
+    """The optimum over every order of the operations on each machine (earliest starts)."""
+    ops = [(j, k, m, d) for j, job in enumerate(jobs) for k, (m, d) in enumerate(job)]
+    machines = sorted({m for *_, m, _ in ops})
+    best = None
+    for orders in product(*(permutations([o for o in ops if o[2] == m]) for m in machines)):
+        before = {o: [] for o in ops}
+        for j, job in enumerate(jobs):
+            for k in range(1, len(job)):
+                before[(j, k, *job[k])].append((j, k - 1, *job[k - 1]))
+        for order in orders:
+            for a, b in pairwise(order):
+                before[b].append(a)
+        start, settled = {}, True
+        for _ in range(len(ops) + 1):
+            settled = True
+            for o in ops:
+                s = max((start.get(p, 0) + p[3] for p in before[o]), default=0)
+                if start.get(o) != s:
+                    start[o], settled = s, False
+            if settled:
+                break
+        if settled:  # else the orders make a cycle: no schedule
+            span = max(start[o] + o[3] for o in ops)
+            best = span if best is None else min(best, span)
+    return best
+
+
+def test_jobshop_is_optimal():
+    mod = load("jobshop")
+    rng = random.Random(5)
+    for jobs_n, machines_n in ((2, 2), (3, 2), (3, 3), (2, 3)):
+        for _ in range(3):
+            jobs = []
+            for _ in range(jobs_n):
+                order = rng.sample(range(machines_n), machines_n)
+                jobs.append([(m, rng.randint(1, 4)) for m in order])
+            for pairs in (False, True):
+                span, starts = mod["schedule"](jobs, pairs)
+                assert span == makespan_of(jobs, starts) == shortest_by_orders(jobs)
+
+
+def test_jobshop_script():
+    mod = load("jobshop")
+    for args in ((), ("--pairs",)):
+        out = output("jobshop", *args).splitlines()
+        assert out[0] == "ft06: shortest schedule 55 time units (jobs 0-5)"
+        rows = [line.split(": ")[1] for line in out[1:]]
+        assert len(rows) == 6 and all(len(r) == 55 for r in rows)
+        for j, job in enumerate(mod["FT06"]):  # each job's time on each machine, as printed
+            for m, d in job:
+                assert rows[m].count(str(j)) == d
