@@ -191,5 +191,6 @@ MODELS: dict[str, Callable] = {
 
 NO_MODEL: dict[str, str] = {
     "tsp": "python-constraint has no circuit constraint (and no optimisation)",
+    "jobshop": "python-constraint has no scheduling constraint (and no optimisation)",
 }
 """Families this contender cannot state, and why."""

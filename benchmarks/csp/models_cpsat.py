@@ -166,6 +166,28 @@ def tsp(p: Problem) -> Callable:
     return _answers(p, model, succ)
 
 
+def jobshop(p: Problem) -> Callable:
+    """Each job's operations in order, ``add_no_overlap`` of fixed-size intervals per machine."""
+    jobs, model = p.data["jobs"], cp_model.CpModel()
+    ops = [(j, m, d) for j, job in enumerate(jobs) for m, d in job]
+    horizon = sum(d for *_, d in ops)
+    starts = _ints(model, len(ops), 0, horizon)
+    end = model.new_int_var(0, horizon, "end")
+    for i, (j, _, d) in enumerate(ops):
+        last = i + 1 == len(ops) or ops[i + 1][0] != j
+        model.add(starts[i] + d <= (end if last else starts[i + 1]))
+    for machine in sorted({m for _, m, _ in ops}):
+        model.add_no_overlap(
+            [
+                model.new_fixed_size_interval_var(starts[i], d, f"op{i}")
+                for i, (_, m, d) in enumerate(ops)
+                if m == machine
+            ]
+        )
+    model.minimize(end)
+    return _answers(p, model, starts)
+
+
 MODELS: dict[str, Callable] = {
     "cryptarithm": cryptarithm,
     "magic": magic,
@@ -177,5 +199,6 @@ MODELS: dict[str, Callable] = {
     "colouring": colouring,
     "queens": queens,
     "tsp": tsp,
+    "jobshop": jobshop,
 }
 """Each family's model: ``model(problem)`` encodes, and returns the thunk that solves."""

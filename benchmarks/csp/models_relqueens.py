@@ -215,6 +215,23 @@ def tsp(p: Problem) -> Callable:
     )
 
 
+def jobshop(p: Problem) -> Callable:
+    """Each job's operations in order, ``fd.disjunctive`` per machine; minimise the last end."""
+    jobs = p.data["jobs"]
+    ops = [(j, m, d) for j, job in enumerate(jobs) for m, d in job]
+    horizon = sum(d for *_, d in ops)
+    starts, end = vars(len(ops)), var()
+    goals = [fd.in_(*starts, end, fd.interval(0, horizon))]
+    for i, (j, _, d) in enumerate(ops):
+        last = i + 1 == len(ops) or ops[i + 1][0] != j
+        goals.append(starts[i] + d <= (end if last else starts[i + 1]))
+    for machine in sorted({m for _, m, _ in ops}):
+        on = [i for i, (_, m, _) in enumerate(ops) if m == machine]
+        goals.append(fd.disjunctive([starts[i] for i in on], [ops[i][2] for i in on]))
+    goals.append(fd.label([*starts, end], minimize=end))
+    return _answers(p, [end, starts], goals)
+
+
 MODELS: dict[str, Callable] = {
     "cryptarithm": cryptarithm,
     "magic": magic,
@@ -226,5 +243,6 @@ MODELS: dict[str, Callable] = {
     "colouring": colouring,
     "queens": queens,
     "tsp": tsp,
+    "jobshop": jobshop,
 }
 """Each family's model: ``model(problem)`` encodes, and returns the thunk that solves."""

@@ -261,6 +261,31 @@ def tsp(p: Problem) -> Callable:
     )
 
 
+def jobshop(p: Problem) -> Callable:
+    """Each job's operations in order, ``cumulative`` with ``limit(1)`` per machine; the makespan a ``max``."""
+    jobs = p.data["jobs"]
+    ops = [(j, m, d) for j, job in enumerate(jobs) for m, d in job]
+    horizon = sum(d for *_, d in ops)
+    starts = _names("S", len(ops))
+    body = [f"Vs = {_list(starts)}", f"Vs ins 0..{horizon}"]
+    ends = []
+    for i, (j, _, d) in enumerate(ops):
+        if i + 1 == len(ops) or ops[i + 1][0] != j:
+            ends.append(f"{starts[i]} + {d}")
+        else:
+            body.append(f"{starts[i]} + {d} #=< {starts[i + 1]}")
+    for machine in sorted({m for _, m, _ in ops}):
+        tasks = (
+            f"task({starts[i]}, {d}, _, 1, _)" for i, (_, m, d) in enumerate(ops) if m == machine
+        )
+        body.append(f"cumulative({_list(tasks)}, [limit(1)])")
+    makespan = ends[0]
+    for e in ends[1:]:
+        makespan = f"max({makespan}, {e})"
+    body.append(f"Obj #= {makespan}")
+    return _answers(p, body)
+
+
 MODELS: dict[str, Callable] = {
     "cryptarithm": cryptarithm,
     "magic": magic,
@@ -272,5 +297,6 @@ MODELS: dict[str, Callable] = {
     "colouring": colouring,
     "queens": queens,
     "tsp": tsp,
+    "jobshop": jobshop,
 }
 """Each family's model: ``model(problem)`` writes the program, returns the thunk that runs it."""

@@ -14,7 +14,8 @@ solution is a flat list of ints, laid out as the family says:
 * ``knapsack`` — 0/1 per item (taken or not);
 * ``colouring`` — a colour (0..k-1) per node;
 * ``queens`` — the column of the queen of each row;
-* ``tsp`` — the successor of each city (0-based): one cycle through all.
+* ``tsp`` — the successor of each city (0-based): one cycle through all;
+* ``jobshop`` — the start of each operation, job by job, in each job's order.
 
 What a contender answers depends on the ``kind``: ``all`` — the list of every
 solution (each must pass the verifier, no two may be equal, and their number
@@ -22,7 +23,7 @@ must be ``known``); ``first`` — one solution (or ``None``); ``minimize`` /
 ``maximize`` — ``[objective, solution]``, where the solution must pass the
 verifier, have that objective, and the objective must be the optimum
 ``known`` (from the literature for Golomb rulers, by dynamic programming here
-for the knapsack and the TSP).
+for the knapsack and the TSP; from the literature for the job shop).
 """
 
 from __future__ import annotations
@@ -436,6 +437,50 @@ def tsp(cities: int, seed: int) -> Problem:
     )
 
 
+# -- job shop --------------------------------------------------------------------------------
+
+FT06 = [
+    [(2, 1), (0, 3), (1, 6), (3, 7), (5, 3), (4, 6)],
+    [(1, 8), (2, 5), (4, 10), (5, 10), (0, 10), (3, 4)],
+    [(2, 5), (3, 4), (5, 8), (0, 9), (1, 1), (4, 7)],
+    [(1, 5), (0, 5), (2, 5), (3, 3), (4, 8), (5, 9)],
+    [(2, 9), (1, 3), (4, 5), (5, 4), (0, 3), (3, 1)],
+    [(1, 3), (3, 3), (5, 9), (0, 10), (4, 4), (2, 1)],
+]
+"""Fisher and Thompson's 6 x 6 job shop: per job, its operations as (machine, duration)."""
+
+
+def _operations(data: dict) -> list[tuple[int, int, int, int]]:
+    """``(job, step, machine, duration)`` for every operation, job by job."""
+    return [(j, k, m, d) for j, job in enumerate(data["jobs"]) for k, (m, d) in enumerate(job)]
+
+
+def _jobshop_ok(data: dict, starts: list) -> bool:
+    ops = _operations(data)
+    if len(starts) != len(ops) or any(s < 0 for s in starts):
+        return False
+    timed = [(*op, s) for op, s in zip(ops, starts)]
+    in_order = all(
+        a[4] + a[3] <= b[4] for a, b in pairwise(timed) if a[0] == b[0]
+    )  # consecutive operations of a job
+    apart = all(
+        a[4] + a[3] <= b[4] or b[4] + b[3] <= a[4]
+        for a, b in combinations(timed, 2)
+        if a[2] == b[2]
+    )
+    return in_order and apart
+
+
+def _makespan(data: dict, starts: list) -> int:
+    return max(s + op[3] for op, s in zip(_operations(data), starts))
+
+
+def jobshop(name: str, title: str, jobs: list[list[tuple[int, int]]], optimum: int) -> Problem:
+    """A job shop: each job's operations in order, one at a time per machine; minimise the last end."""
+    data = {"jobs": [[list(op) for op in job] for job in jobs]}
+    return Problem(name, "jobshop", "minimize", title, data, _jobshop_ok, optimum, _makespan)
+
+
 # -- the suite -------------------------------------------------------------------------------
 
 
@@ -470,6 +515,7 @@ def _problems() -> list[Problem]:
         queens(8, 92),
         tsp(10, seed=5),
         tsp(12, seed=5),
+        jobshop("jobshop-ft06", "job shop ft06, 6 x 6 (minimise the makespan)", FT06, 55),
     ]
 
 
