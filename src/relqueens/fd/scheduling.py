@@ -106,21 +106,22 @@ def precedences(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int]
     by_lst = sorted(range(n), key=lst.__getitem__)
     ect = [est[t] + dur[t] for t in range(n)]
     new = est[:]
-    top = second = None  # the two tasks of the prefix with the latest earliest ends
+    top: int | None = None  # the two tasks of the prefix with the latest earliest ends
+    second: int | None = None
     k = 0
     for i in sorted(range(n), key=ect.__getitem__):
         while k < n and lst[by_lst[k]] < ect[i]:  # the tasks i cannot precede
-            j = by_lst[k]
-            if top is None or ect[j] > ect[top]:
-                top, second = j, top
-            elif second is None or ect[j] > ect[second]:
-                second = j
+            t = by_lst[k]
+            if top is None or ect[t] > ect[top]:
+                top, second = t, top
+            elif second is None or ect[t] > ect[second]:
+                second = t
             k += 1
-        j = second if top == i else top
-        if j is not None:
-            if ect[j] > lst[i]:
-                return None  # nor can j precede i
-            new[i] = max(new[i], ect[j])
+        before = second if top == i else top
+        if before is not None:
+            if ect[before] > lst[i]:
+                return None  # nor can it precede i
+            new[i] = max(new[i], ect[before])
     return new
 
 

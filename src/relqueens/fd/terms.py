@@ -401,7 +401,7 @@ class Relation(Arith):
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}; use one of {', '.join(OPS)}")
         lhs, rhs = lin(lhs), lin(rhs)
-        if len(rhs.terms) == 1 and rhs.single_var() is not None and lhs.single_var() is None:
+        if len(rhs.terms) == 1 and lhs.single_var() is None and rhs.single_var() is not None:
             # ``y != x + 2`` reaches us reflected, as ``(x + 2) != y``: read it as written.
             op, lhs, rhs = _FLIP[op], rhs, lhs
         self.op, self.lhs, self.rhs = op, lhs, rhs

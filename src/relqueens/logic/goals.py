@@ -172,6 +172,7 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
         goals = tuple(goals[0])
     out: list[GoalLike] = []
     batch: list[Any] = []
+    batch_post = None  # the post_batch of the goals in ``batch``
     for k, g in enumerate(goals):
         if isinstance(g, bool):
             raise TypeError(
@@ -182,11 +183,12 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
         if not callable(g):
             raise TypeError(f"goal {k} is not a goal: {g!r} ({type(g).__name__})")
         post = getattr(g, "post_batch", None) if batch_posts else None
-        if batch and post is not getattr(batch[0], "post_batch", None):
+        if batch and post is not batch_post:
             out.append(_flush(batch))
             batch = []
         if post is not None:
             batch.append(g)
+            batch_post = post
         else:
             out.append(g)
     if batch:
