@@ -280,3 +280,18 @@ def test_a_constraint_waiting_on_an_alias_wakes_when_the_domain_arrives():
     x0, x1, x3 = vars(3)
     goals = (fd.in_(x0, fd.domain(0)), x0 < x3, eq(x3, x1), fd.all_distinct([x0, x1]))
     assert run_all((x0, x1), *goals, fd.in_(x3, fd.domain(0, 3, 4))) == ((0, 3), (0, 4))
+
+
+def test_expressions_in_the_query_come_back_as_values():
+    """A query's FD expressions are evaluated, and their variables are labeled as shown ones."""
+    x, y = vars(2)
+    assert run_all(x + 1, fd.in_(x, interval(0, 2))) == (1, 2, 3)
+    pairs = [(a, b) for a in range(3) for b in range(1, 3)]
+    got = run_all(
+        (x, 2 * x + abs(x - y), x // y, x < y), fd.in_(x, interval(0, 2)), fd.in_(y, interval(1, 2))
+    )
+    assert got == tuple((a, 2 * a + abs(a - b), a // b, a < b) for a, b in pairs)
+    assert run_all(fd.count([x, y], 1), fd.in_(x, y, interval(0, 1))) == (0, 1, 1, 2)
+    (r,) = run(1, x + y, fd.in_(x, y, interval(0, 3)), x < y, residual=True)
+    assert repr(r.term) == f"{x} + {y}"  # open variables stay in a residual answer
+    assert run_all(x * 3 + 1, eq(x, 2)) == (7,)  # no FD store at all

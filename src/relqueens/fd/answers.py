@@ -30,11 +30,12 @@ from ..logic.state import State, isvar, walk
 from ..logic.tabling import Tabled
 from .domain import Domain, Wide, as_domain
 from .errors import DomainError
+from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
 from .labeling import check_finite, free_vars, search, solved_state
 from .post import Distinct
 from .propagators import EqOffset, LeOffset, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
-from .terms import Relation, lin
+from .terms import Aux, Lin, Relation, lin
 from .trace import SearchTrace
 
 
@@ -90,6 +91,12 @@ def _term_vars(term: Any) -> Iterator[Any]:
             stack.extend(reversed(list(t.values())))
         elif hasattr(t, "car") and hasattr(t, "cdr"):
             stack.extend((t.cdr, t.car))
+        elif isinstance(t, Lin):  # an expression's open variables are shown
+            stack.extend(reversed(list(t.terms)))
+        elif isinstance(t, Relation):
+            stack.extend((t.rhs, t.lhs))
+        elif type(t) is Aux:
+            stack.extend(reversed(t.args))
 
 
 def _check_pending(store: FDStore) -> None:
