@@ -109,6 +109,34 @@ def test_unary_rules_keep_every_schedule(tasks):
             assert all(s >= e for s, e in zip(starts, new, strict=True)), rule.__name__
 
 
+def _ect(tasks, est, dur):
+    """Earliest completion of ``tasks`` if they could be interrupted (Jackson's bound), by definition."""
+    return max(est[k] + sum(dur[m] for m in tasks if est[m] >= est[k]) for k in tasks)
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(1, 4)), min_size=1, max_size=6
+    )
+)
+def test_edge_finding_is_the_rule_it_states(tasks):
+    """edge_find equals the rule computed from its definition, set by set."""
+    est = [min(a, b) for a, b, _ in tasks]
+    dur = [d for *_, d in tasks]
+    lct = [max(a, b) + d for a, b, d in tasks]
+    n, new = len(tasks), est[:]
+    for L in sorted(set(lct)):
+        omega = [t for t in range(n) if lct[t] <= L]
+        if _ect(omega, est, dur) > L:
+            assert edge_find(est, lct, dur) is None
+            return
+        for i in set(range(n)) - set(omega):
+            if _ect([*omega, i], est, dur) > L:
+                new[i] = max(new[i], _ect(omega, est, dur))
+    assert edge_find(est, lct, dur) == new
+
+
 def _products(ranges):
     if not ranges:
         yield ()

@@ -26,21 +26,6 @@ from .post import Constraint, Posting
 from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
 
 
-def _ect_with(
-    est: list[int], dur: Sequence[int], members: list[int]
-) -> tuple[list[int], list[int]]:
-    """For ``members`` sorted by ``est``: each one's ``est + work from it on``, and the work after it.
-
-    The largest of the first list is the members' earliest completion time.
-    """
-    after = [0] * len(members)
-    total = 0
-    for k in range(len(members) - 1, -1, -1):
-        after[k] = total
-        total += dur[members[k]]
-    return [est[t] + dur[t] + after[k] for k, t in enumerate(members)], after
-
-
 def edge_find(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | None:
     """New earliest starts on a unary resource by overload checking and edge finding.
 
@@ -49,44 +34,42 @@ def edge_find(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] |
     task ``i`` outside it that cannot end by ``L`` together with ``omega``
     must come after all of ``omega``: ``est[i] >= ect(omega)``.
 
+    With ``W`` the work of ``omega`` and ``pre`` the work of its members
+    before a task (by earliest start), ``ect(omega) = W + max(est - pre)``
+    over the members, and adding ``i`` raises it above ``L`` exactly when
+    ``W + max(est - pre over the members before i) + dur[i] > L`` or ``est[i]
+    + dur[i] + W - pre[i] > L``: one pass over the tasks for each ``L``.
+
     >>> edge_find([0, 0, 0], [4, 4, 10], [2, 2, 3])
     [0, 0, 4]
     """
     by_est = sorted(range(len(est)), key=est.__getitem__)
-    by_lct = sorted(range(len(est)), key=lct.__getitem__)
     new = est[:]
-    work = latest = 0  # omega's total duration and latest start: ect(omega) <= latest + work
-    for n, t in enumerate(by_lct):
+    work = 0
+    bounds = sorted(range(len(est)), key=lct.__getitem__)
+    for n, t in enumerate(bounds):
         work += dur[t]
-        latest = est[t] if n == 0 else max(latest, est[t])
         L = lct[t]
-        if n + 1 < len(by_lct) and lct[by_lct[n + 1]] == L:
+        if n + 1 < len(bounds) and lct[bounds[n + 1]] == L:
             continue  # omega takes every task ending by L
-        if latest + work <= L and all(
-            max(latest, est[i]) + work + dur[i] <= L for i in by_lct[n + 1 :]
-        ):
-            continue  # too loose for overload or edge finding: ect(S) <= S's latest est + work
-        omega = [t for t in by_est if lct[t] <= L]
-        ends, after = _ect_with(est, dur, omega)
-        ect = max(ends)
-        if ect > L:
-            return None
-        upto = ends[:]  # upto[k]: the largest of ends[0..k]
-        for k in range(1, len(ends)):
-            upto[k] = max(upto[k - 1], ends[k])
-        rest = [min(est) - 1] * len(ends)  # rest[k]: the largest of ends[k+1..] (below all: none)
-        for k in range(len(ends) - 2, -1, -1):
-            rest[k] = max(rest[k + 1], ends[k + 1])
-        k = -1  # omega's last member before i (by est)
+        pre = 0
+        best: int | None = None  # max(est - pre) over the members so far
+        hits = []
         for i in by_est:
             if lct[i] <= L:
-                k += 1
-                continue
-            if k < 0:  # i first: every member ends after it
-                with_i = max(est[i] + dur[i] + sum(dur[t] for t in omega), ect)
-            else:
-                with_i = max(upto[k] + dur[i], rest[k], est[i] + dur[i] + after[k])
-            if with_i > L and ect > new[i]:
+                value = est[i] - pre
+                if best is None or value > best:
+                    best = value
+                pre += dur[i]
+            elif est[i] + dur[i] + work - pre > L or (
+                best is not None and work + best + dur[i] > L
+            ):
+                hits.append(i)
+        ect = work + best  # type: ignore[operator]  # omega holds task t at least
+        if ect > L:
+            return None
+        for i in hits:
+            if ect > new[i]:
                 new[i] = ect
     return new
 
