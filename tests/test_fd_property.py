@@ -316,7 +316,7 @@ def test_element_equals_brute_force(model):
 @st.composite
 def shared_element_models(draw):
     """Several elements over one list, most with a constant value (a channelling: support wake-ups)."""
-    n, domains, pins = draw(base_model(n_min=2, n_max=5, lo=-1, hi=3, max_size=4))
+    n, domains, pins = draw(base_model(n_min=2, n_max=4, lo=-1, hi=3, max_size=4))
     xs = draw(
         st.lists(
             st.one_of(st.integers(0, n - 1).map(lambda i: ("v", i)), st.just(("c", 1))),
@@ -337,7 +337,7 @@ def shared_element_models(draw):
                 )
             ),
         )
-        for _ in range(draw(st.integers(2, 4)))
+        for _ in range(draw(st.integers(2, 3)))
     ]
     return n, domains, shuffled(draw, common_items(domains, pins) + elements)
 

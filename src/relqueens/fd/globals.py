@@ -381,15 +381,21 @@ class CardinalityFlow(CardinalityProp):
         base = self.base
         least: dict[int, int | float] = {}
         most: dict[int, int | float] = {}
-        for v, c in self.counts:
-            least[v - base], most[v - base] = low(D[c], off[c]), high(D[c], off[c])
+        for v, c in self.counts:  # a count's domain is a bitset (0..len(xs))
+            dc: int = D[c]
+            oc = off[c]
+            least[v - base], most[v - base] = (
+                oc + (dc & -dc).bit_length() - 1,
+                oc + dc.bit_length() - 1,
+            )
         xs: list[int] = []  # the open variables; a fixed one only takes a unit of its value
         masks: list[int] = []
         for x in self.xs:
             d: int = D[x]
             if d & (d - 1):
                 xs.append(x)
-                masks.append(_rebase(d, off[x], base))
+                shift = off[x] - base
+                masks.append(d << shift if shift >= 0 else d >> -shift)
             else:
                 p = off[x] + d.bit_length() - 1 - base
                 least[p], most[p] = max(least[p] - 1, 0), most[p] - 1
