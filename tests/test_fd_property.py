@@ -313,6 +313,51 @@ def test_element_equals_brute_force(model):
     assert_same_answers(got, expected)
 
 
+@st.composite
+def shared_element_models(draw):
+    """Several elements over one list, most with a constant value (a channelling: support wake-ups)."""
+    n, domains, pins = draw(base_model(n_min=2, n_max=4, lo=-1, hi=3, max_size=4))
+    xs = draw(
+        st.lists(
+            st.one_of(st.integers(0, n - 1).map(lambda i: ("v", i)), st.just(("c", 1))),
+            min_size=1,
+            max_size=4,
+        )
+    )
+    elements = [
+        (
+            "element",
+            ("v", draw(st.integers(0, n - 1))),
+            xs,
+            draw(
+                st.one_of(
+                    st.integers(-1, 3).map(lambda c: ("c", c)),
+                    st.integers(-1, 3).map(lambda c: ("c", c)),
+                    st.integers(0, n - 1).map(lambda i: ("v", i)),
+                )
+            ),
+        )
+        for _ in range(draw(st.integers(2, 3)))
+    ]
+    return n, domains, shuffled(draw, common_items(domains, pins) + elements)
+
+
+@SETTINGS
+@given(shared_element_models())
+def test_elements_over_one_list_equal_brute_force(model):
+    n, domains, items = model
+    got, expected = solve(items, build_element, n, candidates_of(domains))
+    assert_same_answers(got, expected)
+    vs = vars(n)
+    residual = run(0, tuple(vs), *goals_of(items, build_element, vs), residual=True)
+    if len(residual) == 1:  # propagation left each index only positions whose cell has the value
+        left = residual_sets(residual[0], n)
+        for _, (_, i), xs, (kind, c) in (t for t in items if t[0] == "element"):
+            if kind == "c":
+                for k in left[i]:
+                    assert c in (left[xs[k][1]] if xs[k][0] == "v" else {xs[k][1]}), (i, k, c)
+
+
 # -- 3. global_cardinality -----------------------------------------------------------------
 
 

@@ -119,72 +119,74 @@ def _vital(doms: list[list[int]], match: list[int]) -> list[list[int]]:
     owner = {v: k for k, v in enumerate(match)}
     # nodes: variables 0..n-1, values n.. ; edges: var -> matched value, value -> other vars that may take it
     ids = {v: n + j for j, v in enumerate(sorted({v for d in doms for v in d}))}
-    succ: list[list[int]] = [[] for _ in range(n + len(ids))]
+    succ = [0] * (n + len(ids))  # bitmasks
     for k, d in enumerate(doms):
-        succ[k].append(ids[match[k]])
+        succ[k] |= 1 << ids[match[k]]
         for v in d:
             if v != match[k]:
-                succ[ids[v]].append(k)
-    free = [ids[v] for v in ids if v not in owner]
-    reached = set(free)
-    stack = list(free)
-    while stack:
-        for w in succ[stack.pop()]:
-            if w not in reached:
-                reached.add(w)
-                stack.append(w)
+                succ[ids[v]] |= 1 << k
+    reached = todo = sum(1 << ids[v] for v in ids if v not in owner)  # the free values
+    while todo:
+        bit = todo & -todo
+        todo ^= bit
+        new = succ[bit.bit_length() - 1] & ~reached
+        reached |= new
+        todo |= new
     comp = _components(succ)
     return [
-        [v for v in d if v == match[k] or ids[v] in reached or comp[ids[v]] == comp[k]]
+        [v for v in d if v == match[k] or (reached >> ids[v]) & 1 or comp[ids[v]] == comp[k]]
         for k, d in enumerate(doms)
     ]
 
 
-def _components(succ: list[list[int]]) -> list[int]:
-    """Strongly connected components (Tarjan's, without recursion): a component number per node."""
+def _components(succ: list[int]) -> list[int]:
+    """Strongly connected components (Tarjan's, without recursion): a component number per node.
+
+    Node ``v`` leads to the nodes of bitmask ``succ[v]``; edges into a
+    finished component are skipped all at once.
+    """
     n = len(succ)
     index = [-1] * n
     low = [0] * n
     comp = [-1] * n
-    on_stack = [False] * n
     stack: list[int] = []
+    live = (1 << n) - 1  # the nodes not in a finished component
     counter = ncomp = 0
     for root in range(n):
         if index[root] >= 0:
             continue
-        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        work = [(root, succ[root])]
         while work:
-            v, k = work.pop()
-            if k == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack[v] = True
-            recurse = False
-            edges = succ[v]
-            while k < len(edges):
-                w = edges[k]
-                k += 1
+            v, rest = work[-1]
+            rest &= live
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                w = bit.bit_length() - 1
                 if index[w] < 0:
-                    work.append((v, k))
-                    work.append((w, 0))
-                    recurse = True
+                    work[-1] = (v, rest)
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    work.append((w, succ[w]))
                     break
-                if on_stack[w]:
-                    low[v] = min(low[v], index[w])
-            if recurse:
-                continue
-            if low[v] == index[v]:
-                while True:
-                    w = stack.pop()
-                    on_stack[w] = False
-                    comp[w] = ncomp
-                    if w == v:
-                        break
-                ncomp += 1
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
+                if index[w] < low[v]:  # visited and live: on the stack
+                    low[v] = index[w]
+            else:
+                work.pop()
+                if low[v] == index[v]:
+                    while True:
+                        w = stack.pop()
+                        live ^= 1 << w
+                        comp[w] = ncomp
+                        if w == v:
+                            break
+                    ncomp += 1
+                if work and low[v] < low[work[-1][0]]:
+                    low[work[-1][0]] = low[v]
     return comp
 
 
@@ -203,10 +205,7 @@ class ElementProp(Propagator):
     def __init__(self, i: int, xs: tuple[int, ...], v: int, source: object = None) -> None:
         self.i, self.xs, self.v, self.source = i, xs, v, source
         self.vars = (i, v, *xs)
-        at: dict[int, tuple[int, ...]] = {}
-        for k, x in enumerate(xs):
-            at[x] = (*at.get(x, ()), k)
-        self.at = at
+        self.at = _positions(xs)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], changed: int) -> bool:
         i, v, xs = self.i, self.v, self.xs
@@ -241,6 +240,64 @@ class ElementProp(Propagator):
             return True
         x = xs[oi + di.bit_length() - 1]
         return narrow(D, queue, x, D[x] & _rebase(D[v], ov, off[x]))
+
+
+def _positions(xs: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """Each variable of ``xs`` and its positions there."""
+    at: dict[int, tuple[int, ...]] = {}
+    for k, x in enumerate(xs):
+        at[x] = (*at.get(x, ()), k)
+    return at
+
+
+class ElementValueProp(Propagator):
+    """``xs[i] == value`` for a fixed ``value`` (``i`` not a cell): :class:`ElementProp`'s pruning, woken less.
+
+    ``i`` keeps the positions whose cell has the value, and once ``i`` is
+    fixed its cell is fixed to it. It wakes when ``i`` is fixed, and by its
+    :meth:`supports` only when a cell loses the value while ``i`` still has
+    that cell's position: not on every change of every cell (many elements
+    over one list, a channelling, would all wake on each change).
+    """
+
+    __slots__ = ("at", "i", "value", "xs")
+    on_fix = True
+
+    def __init__(self, i: int, xs: tuple[int, ...], value: int, source: object = None) -> None:
+        self.i, self.xs, self.value, self.source = i, xs, value, source
+        self.vars = (i,)
+        self.at = _positions(xs)
+
+    def supports(self, off: list[int]) -> tuple[tuple[int, int, int, int], ...]:
+        """Each cell with the value's bit in it and the bit of the cell's position in ``i``."""
+        oi, value = off[self.i], self.value
+        return tuple(
+            (x, value - off[x], self.i, k - oi)
+            for k, x in enumerate(self.xs)
+            if value >= off[x] and k >= oi
+        )
+
+    def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
+        i, xs, value = self.i, self.xs, self.value
+        oi, keep = off[i], 0
+        for k in _values(D[i], oi):
+            if _has(D[xs[k]], off[xs[k]], value):
+                keep |= 1 << (k - oi)
+        return narrow(D, queue, i, keep) and self.propagate(D, off, queue, i)
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], changed: int) -> bool:
+        i = self.i
+        oi, di = off[i], D[i]
+        if changed != i:  # the cell lost the value: i loses the cell's positions
+            for k in self.at[changed]:
+                if k >= oi:
+                    di &= ~(1 << (k - oi))
+            return narrow(D, queue, i, di)
+        if di & (di - 1):
+            return True
+        x = self.xs[oi + di.bit_length() - 1]
+        pos = self.value - off[x]
+        return narrow(D, queue, x, 1 << pos if pos >= 0 else 0)
 
 
 class CardinalityProp(Propagator):
@@ -295,86 +352,132 @@ class CardinalityFlow(CardinalityProp):
     """Domain consistency for ``global_cardinality`` (Régin's flow): each value a variable keeps
     is its value in some assignment that meets every count's bounds.
 
-    A flow sends each variable to one value, each value between its count's
-    low and high bounds (augmenting paths, first for the highs, then to lift
-    the values below their lows); an edge ``x = v`` outside the flow survives
-    only on a cycle of the residual graph (``x``, ``v`` in one strongly
-    connected component). Slow: it runs after :class:`CardinalityProp`, which
-    keeps the bounds of the counts that are variables (a fixed count needs
-    none: the flow prunes by it already); implied when that one is posted.
+    A flow sends each open variable to one value, each value between its
+    count's low and high bounds less the variables fixed to it (augmenting
+    paths, first for the highs, then to lift the values below their lows);
+    an edge ``x = v`` outside the flow survives only on a cycle of the
+    residual graph (``v`` and ``x``'s value in one strongly connected
+    component). Domains are bitsets over the values from the smallest one,
+    ``base``. Slow: it runs after :class:`CardinalityProp`, which keeps the
+    bounds of the counts that are variables (a fixed count needs none: the
+    flow prunes by it already); implied when that one is posted.
     """
 
-    __slots__ = ()
+    __slots__ = ("base", "hint")
+
+    def __init__(
+        self,
+        xs: tuple[int, ...],
+        counts: tuple[tuple[int, int], ...],
+        source: object = None,
+        implied: bool = False,
+    ) -> None:
+        super().__init__(xs, counts, source, implied)
+        self.base = min(v for v, _ in counts)
+        self.hint: dict[int, int] = {}
+        """The last flow's value (from ``base``) of each open variable: where the next flow starts."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
-        xs = self.xs
-        doms = [list(_values(D[x], off[x])) for x in xs]
-        least = {v: low(D[c], off[c]) for v, c in self.counts}
-        most = {v: high(D[c], off[c]) for v, c in self.counts}
-        flow = _cardinality_flow(doms, least, most)
+        base = self.base
+        least: dict[int, int | float] = {}
+        most: dict[int, int | float] = {}
+        for v, c in self.counts:  # a count's domain is a bitset (0..len(xs))
+            dc: int = D[c]
+            oc = off[c]
+            least[v - base], most[v - base] = (
+                oc + (dc & -dc).bit_length() - 1,
+                oc + dc.bit_length() - 1,
+            )
+        xs: list[int] = []  # the open variables; a fixed one only takes a unit of its value
+        masks: list[int] = []
+        for x in self.xs:
+            d: int = D[x]
+            if d & (d - 1):
+                xs.append(x)
+                shift = off[x] - base
+                masks.append(d << shift if shift >= 0 else d >> -shift)
+            else:
+                p = off[x] + d.bit_length() - 1 - base
+                least[p], most[p] = max(least[p] - 1, 0), most[p] - 1
+                if most[p] < 0:
+                    return False
+        hint = self.hint
+        flow = _cardinality_flow(masks, least, most, [hint.get(x, -1) for x in xs])
         if flow is None:
             return False
-        keep = _flow_vital(doms, flow, least, most)
-        for x, d, kept in zip(xs, doms, keep):
-            if len(kept) < len(d):
-                o, nd = off[x], 0
-                for v in kept:
-                    nd |= 1 << (v - o)
-                if not narrow(D, queue, x, nd):
-                    return False
+        self.hint = dict(zip(xs, flow))
+        for x, m, kept in zip(xs, masks, _flow_vital(masks, flow, least, most)):
+            if kept != m and not narrow(D, queue, x, _rebase(kept, base, off[x])):
+                return False
         return True
 
 
 def _cardinality_flow(
-    doms: list[list[int]], least: dict[int, int | float], most: dict[int, int | float]
+    masks: list[int],
+    least: dict[int, int | float],
+    most: dict[int, int | float],
+    hint: list[int],
 ) -> list[int] | None:
-    """A value for each variable, each value ``v`` taken ``least[v]..most[v]`` times (or ``None``)."""
-    n = len(doms)
-    assign: list[Any] = [None] * n  # a value per variable (None: not yet)
-    holders: dict[int, list[int]] = {v: [] for v in most}
+    """A value for each variable, each value ``p`` taken ``least[p]..most[p]`` times (or ``None``).
 
-    def move(x: int, v: int) -> None:
-        if assign[x] is not None:
+    ``masks[k]`` holds variable ``k``'s values (bit ``p`` for value ``p``).
+    Variable ``k`` starts at ``hint[k]`` while that is in its domain and its
+    value has room (the last flow, mostly still valid after a choice;
+    ``-1``: none).
+    """
+    n = len(masks)
+    assign = [-1] * n  # a value per variable (-1: not yet)
+    holders: dict[int, list[int]] = {p: [] for p in most}
+
+    def move(x: int, p: int) -> None:
+        if assign[x] >= 0:
             holders[assign[x]].remove(x)
-        assign[x] = v
-        holders[v].append(x)
+        assign[x] = p
+        holders[p].append(x)
 
+    for k, p in enumerate(hint):
+        if p >= 0 and (masks[k] >> p) & 1 and len(holders[p]) < most[p]:
+            move(k, p)
     for k in range(n):  # every variable a value, no value above its high
+        if assign[k] >= 0:
+            continue
         came: dict[int, int] = {}
-        frontier, seen, end = [k], {k}, None
-        while frontier and end is None:
+        frontier, seen, reached, end = [k], {k}, 0, -1
+        while frontier and end < 0:
             x = frontier.pop()
-            for v in doms[x]:
-                if v in came:
-                    continue
-                came[v] = x
-                if len(holders[v]) < most[v]:
-                    end = v
+            m = masks[x] & ~reached
+            while m:
+                bit = m & -m
+                m ^= bit
+                reached |= bit
+                p = bit.bit_length() - 1
+                came[p] = x
+                if len(holders[p]) < most[p]:
+                    end = p
                     break
-                for y in holders[v]:
+                for y in holders[p]:
                     if y not in seen:
                         seen.add(y)
                         frontier.append(y)
-        if end is None:
+        if end < 0:
             return None
-        v = end
+        p = end
         while True:
-            x = came[v]
+            x = came[p]
             prev = assign[x]
-            move(x, v)
+            move(x, p)
             if x == k:
                 break
-            v = prev
-    takers: dict[int, list[int]] = {v: [] for v in most}
-    for x, d in enumerate(doms):
-        for v in d:
-            takers[v].append(x)
+            p = prev
+    takers: dict[int, list[int]] = {}
     for target in most:  # lift each value to its low, taking from values above theirs
         while len(holders[target]) < least[target]:
             came2: dict[int, tuple[int, int]] = {target: (-1, -1)}
-            frontier, end = [target], None
-            while frontier and end is None:
+            frontier, end = [target], -1
+            while frontier and end < 0:
                 u = frontier.pop()
+                if u not in takers:
+                    takers[u] = [x for x in range(n) if (masks[x] >> u) & 1]
                 for x in takers[u]:
                     w = assign[x]
                     if w == u or w in came2:
@@ -384,7 +487,7 @@ def _cardinality_flow(
                         end = w
                         break
                     frontier.append(w)
-            if end is None:
+            if end < 0:
                 return None
             w = end
             while w != target:
@@ -395,32 +498,34 @@ def _cardinality_flow(
 
 
 def _flow_vital(
-    doms: list[list[int]],
+    masks: list[int],
     flow: list[int],
     least: dict[int, int | float],
     most: dict[int, int | float],
-) -> list[list[int]]:
-    """For each variable, the values some feasible flow gives it (the residual graph's cycles)."""
-    n = len(doms)
-    ids = {v: n + j for j, v in enumerate(most)}
-    sink = n + len(ids)
-    succ: list[list[int]] = [[] for _ in range(sink + 1)]
+) -> list[int]:
+    """For each variable, the values some feasible flow gives it (the residual graph's cycles).
+
+    The residual graph on the values (and a sink, past the last value): ``u``
+    leads to each other value of a variable the flow sends to ``u``, to the
+    sink while below its high, and the sink to each value above its low. A
+    variable keeps the values in its own value's strongly connected component.
+    """
+    sink = max(most) + 1
+    adj = [0] * (sink + 1)
     load = dict.fromkeys(most, 0)
-    for v in flow:
-        load[v] += 1
-    for k, d in enumerate(doms):
-        for v in d:
-            if v == flow[k]:
-                succ[ids[v]].append(k)
-            else:
-                succ[k].append(ids[v])
-    for v, i in ids.items():
-        if load[v] < most[v]:
-            succ[i].append(sink)
-        if load[v] > least[v]:
-            succ[sink].append(i)
-    comp = _components(succ)
-    return [[v for v in d if v == flow[k] or comp[ids[v]] == comp[k]] for k, d in enumerate(doms)]
+    for m, p in zip(masks, flow):
+        adj[p] |= m
+        load[p] += 1
+    for p in most:
+        if load[p] < most[p]:
+            adj[p] |= 1 << sink
+        if load[p] > least[p]:
+            adj[sink] |= 1 << p
+    comp = _components(adj)
+    members = [0] * len(adj)
+    for p, c in enumerate(comp):
+        members[c] |= 1 << p
+    return [m & members[comp[p]] for m, p in zip(masks, flow)]
 
 
 def row_masks(table: tuple[tuple[int, ...], ...]) -> tuple[dict[int, int], ...]:
@@ -575,6 +680,11 @@ class Element(Constraint):
         (v,) = found
         if not posting.within(i, interval(0, len(xs) - 1)):
             return False
+        dv: int = D[v]
+        if not dv & (dv - 1) and i not in xs:
+            return posting.attach(
+                ElementValueProp(i, tuple(xs), off[v] + dv.bit_length() - 1, self)
+            )
         return posting.attach(ElementProp(i, tuple(xs), v, self))
 
 

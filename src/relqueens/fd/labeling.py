@@ -170,6 +170,7 @@ def degree(model: Model, i: int) -> int:
         + len(model.fixwatch[i])
         + len(model.boundwatch[i])
         + len(model.slowwatch[i])
+        + len(model.supportwatch[i])
     )
 
 

@@ -12,7 +12,8 @@ Two kinds of propagation run from one queue of changed variables:
 * **general propagators** (``=``/``<=`` with offsets, linear sums, products):
   objects with ``propagate(D, off, queue, i) -> bool`` (``i`` is the variable
   that changed) that narrow domains and return ``False`` on failure; ``watch[i]`` lists those to wake on any change
-  of variable ``i``, ``fixwatch[i]`` those to wake only when it becomes fixed.
+  of variable ``i``, ``fixwatch[i]`` those to wake only when it becomes fixed,
+  ``supportwatch[i]`` those to wake when ``i`` loses a value they rely on.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 from .domain import Dom, Wide
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
     from typing import Protocol
 
     from .store import Row
@@ -52,6 +53,10 @@ if TYPE_CHECKING:
         def boundwatch(self) -> Sequence[Sequence[Woken]]: ...
         @property
         def slowwatch(self) -> Sequence[Sequence[Woken]]: ...
+        @property
+        def supportwatch(self) -> Sequence[Sequence[tuple[int, int, int, Woken]]]: ...
+        @property
+        def eager(self) -> Sequence[bool]: ...
 
 
 Term = tuple[int, int, int]
@@ -142,11 +147,12 @@ def fixpoint(
     ``D`` is narrowed in place. Returns ``False`` as soon as a domain empties.
     Indices popped from the queue are appended to ``touched`` when given.
     A variable that value elimination narrows is queued only if it became
-    fixed, has propagators that wake on any change, or lost a bound and has
-    propagators that wake on bound changes.
+    fixed, has propagators that wake on any change or on a lost support, or
+    lost a bound and has propagators that wake on bound changes.
     """
     off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
     boundwatch, slowwatch = model.boundwatch, model.slowwatch
+    supportwatch, eager = model.supportwatch, model.eager
     wide_steps = 0
     later: dict[Woken, int] = {}  # slow propagators woken, run once the cheap ones are done
     batch: dict[Woken, int] = {}  # batched propagators woken, run once the variable queue is empty
@@ -175,30 +181,34 @@ def fixpoint(
                 for p in fixwatch[i]:
                     if not p.propagate(D, off, queue, i):
                         return False
-        elif not d & (d - 1):
-            a = off[i] + d.bit_length() - 1
-            for members, ci in rows[i]:
-                v = a + ci
-                for j, k in members:
-                    pos = v - k
-                    if pos >= 0 and j != i:
-                        dj: int = D[j]
-                        if (dj >> pos) & 1:
-                            bit = 1 << pos
-                            nj = dj ^ bit
-                            if not nj:
-                                return False
-                            D[j] = nj
-                            if (
-                                not nj & (nj - 1)
-                                or watch[j]
-                                or (
-                                    boundwatch[j] and (bit == dj & -dj or bit << 1 > dj)
-                                )  # a bound moved
-                            ):
-                                queue.add(j)
-            for p in fixwatch[i]:
-                if not p.propagate(D, off, queue, i):
+        else:
+            if not d & (d - 1):
+                a = off[i] + d.bit_length() - 1
+                for members, ci in rows[i]:
+                    v = a + ci
+                    for j, k in members:
+                        pos = v - k
+                        if pos >= 0 and j != i:
+                            dj: int = D[j]
+                            if (dj >> pos) & 1:
+                                bit = 1 << pos
+                                nj = dj ^ bit
+                                if not nj:
+                                    return False
+                                D[j] = nj
+                                if (
+                                    not nj & (nj - 1)
+                                    or eager[j]
+                                    or (
+                                        boundwatch[j] and (bit == dj & -dj or bit << 1 > dj)
+                                    )  # a bound moved
+                                ):
+                                    queue.add(j)
+                for p in fixwatch[i]:
+                    if not p.propagate(D, off, queue, i):
+                        return False
+            for b, j, pos, p in supportwatch[i]:  # i lost bit b, j still has bit pos
+                if not (d >> b) & 1 and (D[j] >> pos) & 1 and not p.propagate(D, off, queue, i):
                     return False
         for p in watch[i]:
             if not p.propagate(D, off, queue, i):
@@ -254,6 +264,16 @@ class Propagator(ABC):
     """An implied propagator strengthens a constraint another entry shows: residuals leave it out."""
     slow = False
     """A slow propagator (a matching, a table) runs after the cheap ones, once per round."""
+
+    def supports(self, off: list[int]) -> Iterable[tuple[int, int, int, int]]:
+        """``(x, b, j, p)``: wake when ``x`` lacks bit ``b`` while ``j`` has bit ``p`` (none here).
+
+        A value's supports: besides its ``vars``, the propagator wakes, with
+        ``x`` as the variable that changed, only when ``x`` has lost the value
+        at bit ``b`` (bits at the offsets ``off``) and ``j`` still holds bit
+        ``p``, instead of on every change of ``x``.
+        """
+        return ()
 
     def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         """Propagate once when posted; a fix-woken propagator needs this for its fixed variables."""

@@ -56,10 +56,16 @@ class Model:
     The first row of a variable gathers its pairwise ``!=`` and its
     ``distinct`` groups of up to ``EXPAND`` terms, expanded into pairs
     (``ci = 0``); larger groups stay whole, one shared row each.
+    ``supportwatch[x]`` lists ``(b, j, p, prop)``: ``prop`` wakes when ``x``
+    has lost bit ``b`` while ``j`` still has bit ``p`` (a value's support, see
+    :meth:`~relqueens.fd.propagators.Propagator.supports`); ``eager[x]``
+    says whether any change of ``x`` wakes something (``watch`` or
+    ``supportwatch``), so value elimination queues it.
     """
 
     __slots__ = (
         "boundwatch",
+        "eager",
         "fixwatch",
         "groups",
         "index",
@@ -70,6 +76,7 @@ class Model:
         "props",
         "rows",
         "slowwatch",
+        "supportwatch",
         "vars",
         "watch",
     )
@@ -86,6 +93,8 @@ class Model:
         self.fixwatch: list[list[Propagator]] = []
         self.boundwatch: list[list[Propagator]] = []
         self.slowwatch: list[list[Propagator]] = []
+        self.supportwatch: list[list[tuple[int, int, int, Propagator]]] = []
+        self.eager: list[bool] = []
         self.props: list[Entry] = []
         self.private: set[int] = set()
         self.groups: set[frozenset[tuple[int, int]]] = set()
@@ -116,6 +125,8 @@ class Model:
             self.fixwatch.append([])
             self.boundwatch.append([])
             self.slowwatch.append([])
+            self.supportwatch.append([])
+            self.eager.append(False)
         elif kind == "alias":
             _, v, i = entry
             self.index[v] = i
@@ -151,6 +162,10 @@ class Model:
                 lists = self.boundwatch if p.on_bounds else self.watch
             for i in set(p.vars):
                 lists[i].append(p)
+                self.eager[i] |= lists is self.watch
+            for x, b, j, pos in p.supports(off):
+                self.supportwatch[x].append((b, j, pos, p))
+                self.eager[x] = True
             self.props.append(entry)
 
 

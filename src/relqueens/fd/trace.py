@@ -116,6 +116,10 @@ class _WatchedModel:
 
         self.watch, self.fixwatch = watched(model.watch), watched(model.fixwatch)
         self.boundwatch, self.slowwatch = watched(model.boundwatch), watched(model.slowwatch)
+        self.supportwatch = [
+            [(b, j, pos, wrapped.setdefault(id(p), _Watched(p, log))) for b, j, pos, p in ps]
+            for ps in model.supportwatch
+        ]
         self.elim: list[list[tuple[Sequence[tuple[int, int]], int, object]]] = [
             [] for _ in model.vars
         ]
