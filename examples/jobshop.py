@@ -15,18 +15,28 @@ and propagates them as wholes, so it is as fast.
 
 import argparse
 from itertools import combinations
+from pathlib import Path
 
 from relqueens import fd, run, var, vars
 
-#: ft06: per job, its operations in order, as (machine, duration)
-FT06 = [
-    [(2, 1), (0, 3), (1, 6), (3, 7), (5, 3), (4, 6)],
-    [(1, 8), (2, 5), (4, 10), (5, 10), (0, 10), (3, 4)],
-    [(2, 5), (3, 4), (5, 8), (0, 9), (1, 1), (4, 7)],
-    [(1, 5), (0, 5), (2, 5), (3, 3), (4, 8), (5, 9)],
-    [(2, 9), (1, 3), (4, 5), (5, 4), (0, 3), (3, 1)],
-    [(1, 3), (3, 3), (5, 9), (0, 10), (4, 4), (2, 1)],
-]
+
+def read_jobs(path: Path) -> list[list[tuple[int, int]]]:
+    """A job shop in the OR-Library's layout: per job, its operations as (machine, duration).
+
+    Lines starting with ``#`` are comments; the first line gives the numbers
+    of jobs and machines, each next line a job's machine and duration pairs.
+    """
+    rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
+    rows = [row for row in rows if not row[0].startswith("#")]
+    jobs, machines = map(int, rows[0])
+    table = [[int(v) for v in row] for row in rows[1 : 1 + jobs]]
+    if len(table) != jobs or any(len(row) != 2 * machines for row in table):
+        raise ValueError(f"{path}: expected {jobs} jobs of {machines} operations")
+    return [list(zip(row[::2], row[1::2], strict=True)) for row in table]
+
+
+FT06 = read_jobs(Path(__file__).resolve().parent / "data" / "ft06.txt")
+"""Fisher and Thompson's 6 x 6 instance: per job, its operations as (machine, duration)."""
 
 
 def schedule(jobs: list[list[tuple[int, int]]], pairs: bool = False) -> tuple[int, list[list[int]]]:

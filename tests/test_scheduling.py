@@ -67,34 +67,43 @@ def build_resource(item, vs):
     return goal, lambda a: fits(tasks, limit, a)
 
 
+def agrees_with_brute_force(model, build):
+    """``run``'s answers to the model are the assignments brute force accepts."""
+    n, domains, items = model
+    got, expected = solve(items, build, n, candidates_of(domains))
+    assert_same_answers(got, expected)
+
+
 @SETTINGS
 @given(resource_models())
 def test_cumulative_equals_brute_force(model):
-    n, domains, items = model
-    got, expected = solve(items, build_resource, n, candidates_of(domains))
-    assert_same_answers(got, expected)
+    agrees_with_brute_force(model, build_resource)
 
 
 @SETTINGS
 @given(resource_models(unary=True))
 def test_disjunctive_equals_brute_force(model):
-    n, domains, items = model
-    got, expected = solve(items, build_resource, n, candidates_of(domains))
-    assert_same_answers(got, expected)
+    agrees_with_brute_force(model, build_resource)
+
+
+def windows(latest, longest, most):
+    """Up to ``most`` tasks as ``(est, lct, dur)`` lists: starts within 0..``latest``, durations 1..``longest``."""
+    task = st.tuples(st.integers(0, latest), st.integers(0, latest), st.integers(1, longest))
+    return st.lists(task, min_size=1, max_size=most).map(
+        lambda tasks: (
+            [min(a, b) for a, b, _ in tasks],
+            [max(a, b) + d for a, b, d in tasks],
+            [d for *_, d in tasks],
+        )
+    )
 
 
 @SETTINGS
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 8), st.integers(0, 8), st.integers(1, 3)), min_size=1, max_size=5
-    )
-)
+@given(windows(8, 3, 5))
 def test_unary_rules_keep_every_schedule(tasks):
     """Edge finding and the pairwise rule never cut a start some schedule uses (nor miss a failure)."""
-    est = [min(a, b) for a, b, _ in tasks]
-    lst = [max(a, b) for a, b, _ in tasks]
-    dur = [d for *_, d in tasks]
-    lct = [s + d for s, d in zip(lst, dur, strict=True)]
+    est, lct, dur = tasks
+    lst = [c - d for c, d in zip(lct, dur, strict=True)]
     schedules = [
         starts
         for starts in _products([range(e, s + 1) for e, s in zip(est, lst, strict=True)])
@@ -115,17 +124,11 @@ def _ect(tasks, est, dur):
 
 
 @SETTINGS
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(1, 4)), min_size=1, max_size=6
-    )
-)
+@given(windows(9, 4, 6))
 def test_edge_finding_is_the_rule_it_states(tasks):
     """edge_find equals the rule computed from its definition, set by set."""
-    est = [min(a, b) for a, b, _ in tasks]
-    dur = [d for *_, d in tasks]
-    lct = [max(a, b) + d for a, b, d in tasks]
-    n, new = len(tasks), est[:]
+    est, lct, dur = tasks
+    n, new = len(est), est[:]
     for L in sorted(set(lct)):
         omega = [t for t in range(n) if lct[t] <= L]
         if _ect(omega, est, dur) > L:
@@ -251,9 +254,7 @@ def build_pair(item, vs):
 @SETTINGS
 @given(pairwise_models())
 def test_implied_resources_keep_every_schedule(model):
-    n, domains, items = model
-    got, expected = solve(items, build_pair, n, candidates_of(domains))
-    assert_same_answers(got, expected)
+    agrees_with_brute_force(model, build_pair)
 
 
 def test_pairwise_disjunctions_are_found_as_one_machine():

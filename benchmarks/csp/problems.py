@@ -33,6 +33,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -439,15 +440,16 @@ def tsp(cities: int, seed: int) -> Problem:
 
 # -- job shop --------------------------------------------------------------------------------
 
-FT06 = [
-    [(2, 1), (0, 3), (1, 6), (3, 7), (5, 3), (4, 6)],
-    [(1, 8), (2, 5), (4, 10), (5, 10), (0, 10), (3, 4)],
-    [(2, 5), (3, 4), (5, 8), (0, 9), (1, 1), (4, 7)],
-    [(1, 5), (0, 5), (2, 5), (3, 3), (4, 8), (5, 9)],
-    [(2, 9), (1, 3), (4, 5), (5, 4), (0, 3), (3, 1)],
-    [(1, 3), (3, 3), (5, 9), (0, 10), (4, 4), (2, 1)],
-]
-"""Fisher and Thompson's 6 x 6 job shop: per job, its operations as (machine, duration)."""
+FT06_FILE = Path(__file__).resolve().parents[2] / "examples" / "data" / "ft06.txt"
+"""Fisher and Thompson's 6 x 6 job shop, in the OR-Library's layout (the example's copy)."""
+
+
+def read_jobshop(path: Path) -> list[list[tuple[int, int]]]:
+    """Per job, its operations as (machine, duration), from an OR-Library file (``#``: comments)."""
+    rows = [line.split() for line in path.read_text().splitlines()]
+    numbers = [[int(v) for v in row] for row in rows if row and not row[0].startswith("#")]
+    jobs = numbers[0][0]
+    return [list(zip(row[::2], row[1::2], strict=True)) for row in numbers[1 : 1 + jobs]]
 
 
 def _operations(data: dict) -> list[tuple[int, int, int, int]]:
@@ -515,7 +517,12 @@ def _problems() -> list[Problem]:
         queens(8, 92),
         tsp(10, seed=5),
         tsp(12, seed=5),
-        jobshop("jobshop-ft06", "job shop ft06, 6 x 6 (minimise the makespan)", FT06, 55),
+        jobshop(
+            "jobshop-ft06",
+            "job shop ft06, 6 x 6 (minimise the makespan)",
+            read_jobshop(FT06_FILE),
+            55,
+        ),
     ]
 
 
