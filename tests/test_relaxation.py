@@ -81,7 +81,7 @@ def test_table_bound_is_below_every_solution_at_a_node_and_pruning_keeps_those_w
         if all(sum(a * p[i] for i, a in weight.items()) <= b for weight, b in rows)
     ]
     values = [sum(c * p[i] for i, c in cost.items()) for p in points]
-    for r in exact(relaxed, root, off):
+    for r in exact(relaxed, root, off, integral_lp=False):
         if not isinstance(r, TableBound):
             continue
         D = node[:]

@@ -248,22 +248,34 @@ def _steepest(cost: dict[int, int], weight: dict[int, int]) -> int:
     return SCALE * max(ratios, default=1)
 
 
+def _fractional(relaxed: KnapsackBound, D: list[Dom], off: list[int]) -> bool:
+    """Whether the LP's best point over ``D`` moves its critical variable part of a step (if
+    not, the point is integral and the table's bound there would be the same)."""
+    if relaxed.bound(D, off) is None or not relaxed.lp:
+        return False
+    _, room, _, w, k = relaxed.lp[:5]
+    return k < len(relaxed.items) and room % w != 0
+
+
 def exact(
-    relaxed: list[KnapsackBound], D: list[Dom], off: list[int]
+    relaxed: list[KnapsackBound], D: list[Dom], off: list[int], integral_lp: bool = True
 ) -> list[TableBound | KnapsackBound]:
     """Each of ``relaxed`` as its dynamic program over the domains ``D``, the others priced in.
 
     Each multiplier in turn is searched by bisection on the sign of the
     priced constraint's slack at the relaxation's best point (a
-    subgradient of the root bound, which is convex in it). A knapsack stays
-    an LP when a variable of its constraint has no bitset domain, its table
-    would have more than :data:`CELLS` cells or the cells filled would pass
-    :data:`BUDGET`.
+    subgradient of the root bound, which is concave in it); only
+    constraints over the table's own variables are priced in, and not
+    while the best point so far keeps them. A knapsack stays an LP when
+    the LP's best point is integral at ``D`` (unless ``integral_lp`` is
+    false), a variable of its constraint
+    has no bitset domain, its table would have more than :data:`CELLS`
+    cells or the cells filled would pass :data:`BUDGET`.
     """
     found: list[TableBound | KnapsackBound] = []
     budget = BUDGET
     for kb in relaxed:
-        layout = _layout(kb, D, off)
+        layout = _layout(kb, D, off) if not integral_lp or _fractional(kb, D, off) else None
         cells = 0 if layout is None else layout[2] * sum(len(item[4]) for item in layout[0])
         if layout is None or cells > min(CELLS, budget):
             found.append(kb)
@@ -273,8 +285,13 @@ def exact(
         best = _priced(layout, kb.cost, priced)
         least = best.bound(D, off)
         for other in relaxed:
-            if other is kb or least is None:
-                continue  # None: the constraint fails at once, and the table says so
+            if (
+                other is kb
+                or least is None  # the constraint fails at once, and the table says so
+                or not other.weight.keys() <= kb.weight.keys()
+                or best.use(other.weight, D, off) <= other.b
+            ):
+                continue
             lo, hi = 0, _steepest(kb.cost, other.weight)
             chosen = 0
             while lo < hi and cells <= budget:
