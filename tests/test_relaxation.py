@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from relqueens import fd, run, var, vars
+from relqueens.fd.knapsack import TableBound, exact
 from relqueens.fd.relaxation import AssignmentBound, KnapsackBound, OneTreeBound, hungarian
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -47,6 +48,55 @@ def test_knapsack_bound_is_below_every_solution_and_pruning_keeps_those_within_t
     for p, v in zip(points, values):
         if v <= target:
             assert kept and all(D[i] >> (x - off[i]) & 1 for i, x in enumerate(p)), (p, v)
+
+
+@st.composite
+def tabled_knapsacks(draw):
+    """Root domains with holes, 1-3 constraints over them, a node's narrower domains, a target."""
+    n = draw(st.integers(1, 4))
+    off = [draw(st.integers(-2, 1)) for _ in range(n)]
+    root = [draw(st.integers(1, 15)) for _ in range(n)]
+    node = [d & draw(st.integers(0, 15)) or d & -d for d in root]
+    cost = {i: draw(st.integers(-5, 5)) for i in range(n) if draw(st.integers(0, 3))}
+    rows = [
+        (
+            {i: draw(st.integers(-4, 6).filter(bool)) for i in range(n) if draw(st.integers(0, 3))},
+            draw(st.integers(-4, 14)),
+        )
+        for _ in range(draw(st.integers(1, 3)))
+    ]
+    return off, root, node, cost, rows, draw(st.integers(-25, 15))
+
+
+@EXAMPLES
+@given(tabled_knapsacks())
+def test_table_bound_is_below_every_solution_at_a_node_and_pruning_keeps_those_within_target(case):
+    off, root, node, cost, rows, target = case
+    relaxed = [KnapsackBound(cost, weight, b) for weight, b in rows]
+    points = [
+        p
+        for p in itertools.product(
+            *([o + k for k in range(4) if d >> k & 1] for d, o in zip(node, off))
+        )
+        if all(sum(a * p[i] for i, a in weight.items()) <= b for weight, b in rows)
+    ]
+    values = [sum(c * p[i] for i, c in cost.items()) for p in points]
+    for r in exact(relaxed, root, off, integral_lp=False):
+        if not isinstance(r, TableBound):
+            continue
+        D = node[:]
+        least = r.bound(D, off)
+        if least is None:
+            assert points == []
+            continue
+        assert all(v >= least for v in values)
+        queue: set = set()
+        kept = r.prune(D, off, target, queue)
+        for p, v in zip(points, values):
+            if v <= target:
+                assert kept and all(D[i] >> (x - off[i]) & 1 for i, x in enumerate(p)), (p, v)
+        guess = [r.solution(i) for i in range(len(D))]
+        assert all(g is None or root[i] >> (g - off[i]) & 1 for i, g in enumerate(guess))
 
 
 @st.composite
@@ -218,6 +268,40 @@ def test_linear_objective_best_first_as_brute_force(case):
     assert sorted(got) == sorted(expected)
     worth = [sum(v * x for v, x in zip(values, p)) for p in got]
     assert worth == sorted(worth, reverse=sense == "max")
+
+
+@st.composite
+def multiple_knapsacks(draw):
+    n = draw(st.integers(2, 5))
+    domains = [draw(st.sets(st.integers(-1, 3), min_size=1, max_size=4)) for _ in range(n)]
+    rows = [
+        ([draw(st.integers(-2, 6)) for _ in range(n)], draw(st.integers(-2, 12)))
+        for _ in range(draw(st.integers(1, 3)))
+    ]
+    values = [draw(st.integers(-3, 9)) for _ in range(n)]
+    order = draw(st.permutations(range(n)))
+    return domains, rows, values, order, draw(st.sampled_from(["up", "down"]))
+
+
+@EXAMPLES
+@given(multiple_knapsacks())
+def test_several_knapsack_constraints_over_domains_with_holes_best_first_as_brute_force(case):
+    domains, rows, values, order, direction = case
+    xs = vars(len(domains))
+    goals = [fd.in_(x, fd.domain(*sorted(d))) for x, d in zip(xs, domains)]
+    goals += [fd.scalar_product(c, xs, "<=", k) for c, k in rows]
+    labelled = [xs[i] for i in order]
+    got = run(
+        0, tuple(xs), *goals, fd.label(labelled, order=direction, maximize=fd.dot(values, xs))
+    )
+    expected = [
+        p
+        for p in itertools.product(*(sorted(d) for d in domains))
+        if all(sum(a * x for a, x in zip(c, p)) <= k for c, k in rows)
+    ]
+    assert sorted(got) == sorted(expected)
+    worth = [sum(v * x for v, x in zip(values, p)) for p in got]
+    assert worth == sorted(worth, reverse=True)
 
 
 @st.composite

@@ -651,7 +651,9 @@ class AllDistinct(Constraint):
             return False
         if len(xs) > 1:
             posting.group(xs, self)
-            return posting.attach(AllDistinctProp(tuple(xs), self))
+            return posting.attach(AllDistinctProp(tuple(xs), self)) and posting.differences(
+                xs, self
+            )
         return True
 
 

@@ -19,6 +19,7 @@ from unification import Var
 from ..logic.search import STEP, Goal
 from ..logic.state import State, Subst, isvar, unify_state, walk
 from .arith import Function, Reified, function_range
+from .differences import difference_sums
 from .domain import Domain, Wide, bounded, interval
 from .propagators import (
     EqOffset,
@@ -393,7 +394,9 @@ class Posting:
         if len(members) > 1:
             self.store.record(("distinct", tuple(members), c))
             self.queue.update(i for i, _ in members)
-            return self.pigeonhole(members, c)
+            return self.pigeonhole(members, c) and (
+                any(k for _, k in members) or self.differences([i for i, _ in members], c)
+            )
         return True
 
     def pigeonhole(self, members: list[tuple[int, int]], c: Postable) -> bool:
@@ -716,6 +719,12 @@ class Posting:
             return False  # disjoint (and no huge shift for a far-away domain)
         bits = dom.bits << (dom.lo - o) if dom.lo >= o else dom.bits >> (o - dom.lo)
         return self.set(i, d & bits)
+
+    def differences(self, xs: list[int], c: Postable) -> bool:
+        """Add :class:`~relqueens.fd.differences.DifferenceSums` if the model defines members of
+        the ``distinct`` group ``xs`` as differences (before this group)."""
+        sums = difference_sums(self.store.current(), xs, c)
+        return sums is None or self.attach(sums)
 
     def group(self, xs: list[int], c: Postable) -> None:
         """Record ``xs`` as a ``distinct`` group (value elimination)."""

@@ -329,9 +329,25 @@ class LeOffset(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, c = self.x, self.y, self.c
         dx, dy = D[x], D[y]
-        return narrow(D, queue, x, keep_le(dx, off[x], high(dy, off[y]) + c)) and narrow(
-            D, queue, y, keep_ge(dy, off[y], low(dx, off[x]) - c)
-        )
+        if type(dx) is not int or type(dy) is not int:
+            return narrow(D, queue, x, keep_le(dx, off[x], high(dy, off[y]) + c)) and narrow(
+                D, queue, y, keep_ge(dy, off[y], low(dx, off[x]) - c)
+            )
+        ox, oy = off[x], off[y]
+        keep = oy + dy.bit_length() + c - ox  # x keeps its bits below this
+        if keep < dx.bit_length():
+            dx &= (1 << keep) - 1 if keep > 0 else 0
+            if not dx:
+                return False
+            D[x] = dx
+            queue.add(x)
+        drop = ox + (dx & -dx).bit_length() - 1 - c - oy  # y loses its bits below this
+        if drop > 0 and dy & ((1 << drop) - 1):
+            if drop >= dy.bit_length():
+                return False
+            D[y] = dy >> drop << drop
+            queue.add(y)
+        return True
 
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
         return high(D[self.x], off[self.x]) <= low(D[self.y], off[self.y]) + self.c

@@ -7,7 +7,9 @@ relaxation drops some of the problem to solve the rest exactly:
 * :class:`KnapsackBound`: one linear constraint ``sum(a_i x_i) <= b`` with the
   variables' bounds, their integrality dropped (the LP relaxation, a
   continuous knapsack, solved greedily by gain per unit of the constraint:
-  Dantzig's bound).
+  Dantzig's bound). Where the domains are small, :func:`~relqueens.fd.knapsack.exact`
+  replaces it by the integer knapsack, solved by dynamic programming
+  (:class:`~relqueens.fd.knapsack.TableBound`).
 * :class:`AssignmentBound`: terms ``c_t * y_t`` with ``y_t = row_t[s_t]``
   (``element``) and the ``s_t`` all different (``all_distinct``, ``distinct``,
   ``circuit``): the cheapest assignment of distinct values (the Hungarian
@@ -32,6 +34,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, TypeAlias
 
 from .domain import Dom
+from .knapsack import TableBound, exact
 from .propagators import EqOffset, Linear, high, keep_ge, keep_le, low, narrow
 
 if TYPE_CHECKING:
@@ -643,7 +646,7 @@ def _one_tree(model: Model, cost: dict[int, int]) -> OneTreeBound | None:
     return best
 
 
-Relaxation: TypeAlias = "KnapsackBound | AssignmentBound | OneTreeBound"
+Relaxation: TypeAlias = "TableBound | KnapsackBound | AssignmentBound | OneTreeBound"
 
 
 def relaxations(
@@ -659,13 +662,14 @@ def relaxations(
     cost, const = {i: sign * c for i, c in form.items()}, sign * k
     if len(cost) < 2:
         return const, []
-    found: list[Relaxation] = []
+    knapsacks: list[KnapsackBound] = []
     for p in _linear(model):
         if p is not defining and p.op in ("<=", "==") and sum(i in cost for i in p.vars) >= 2:
             weight = dict(p.terms)  # sum(a x) + k <= 0
-            found.append(KnapsackBound(cost, weight, -p.k))
+            knapsacks.append(KnapsackBound(cost, weight, -p.k))
             if p.op == "==":
-                found.append(KnapsackBound(cost, {i: -a for i, a in weight.items()}, p.k))
+                knapsacks.append(KnapsackBound(cost, {i: -a for i, a in weight.items()}, p.k))
+    found: list[Relaxation] = [*exact(knapsacks, D, off)]
     tour = _one_tree(model, cost)
     if tour is not None:
         found.append(tour)

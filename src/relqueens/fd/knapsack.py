@@ -1,0 +1,313 @@
+"""The knapsack relaxation solved exactly in integers, by dynamic programming over the room left.
+
+:class:`~relqueens.fd.relaxation.KnapsackBound` drops integrality, and on
+items whose gain is close to their weight (a strongly correlated knapsack)
+its bound stays far above every integer solution, so branch and bound
+visits exponentially many nodes. :class:`TableBound` keeps integrality: for
+one constraint ``sum(a_i x_i) <= b`` over variables with small domains it
+tabulates, once, the best gain of each suffix of the variables (in index
+order) for every room left, Trick's dynamic program for the knapsack
+constraint. At a node the variables fixed so far set the room and the
+bound is one look-up; values of the first open variable that cannot reach
+the target are removed, and so on along the variables that fixes.
+
+With several constraints, each table prices the others in (a Lagrangian
+relaxation): ``lam * (sum(a'_i x_i) - b')`` is added to the cost, which
+never raises it where ``sum(a'_i x_i) <= b'`` holds, so the bound stays
+sound for every ``lam >= 0``; :func:`exact` picks ``lam`` (in steps of
+``1/SCALE``) to make the root's bound as tight as it can.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .propagators import high, low, narrow
+
+if TYPE_CHECKING:
+    from .domain import Dom
+    from .relaxation import KnapsackBound
+
+CELLS = 250_000
+"""The most cells (room values times values tried) one table may have."""
+BUDGET = 1_000_000
+"""The most cells :func:`exact` fills in all, the multipliers' search included."""
+SCALE = 16
+"""Multipliers are multiples of ``1 / SCALE``; costs are scaled by it."""
+
+Item = tuple[int, int, int, int, int, tuple[int, ...]]
+"""``(i, start, sign, w, gain, steps)``: ``x_i = start + sign * y`` for ``y`` in ``steps``, using ``w * y`` of the room and gaining ``gain * y``."""
+
+
+class TableBound:
+    """The least ``sum(c_i x_i)`` over integer ``x`` in the root domains with ``sum(a_i x_i) <= b``.
+
+    Each variable of the constraint is an item moved ``y >= 0`` steps from
+    its end that uses least of the constraint; ``tables[k][r]`` is the most
+    the items from position ``k`` on gain within room ``r`` (their values at
+    the root: a relaxation of any node's). At a node, with ``k`` the first
+    open item, the bound is what the fixed items cost less ``tables[k]`` at
+    the room they leave; a fixed item after ``k`` is counted as fixed *and*
+    may move again in the table, which only relaxes. Costs are kept
+    multiplied by ``scale``.
+
+    >>> from relqueens.fd.relaxation import KnapsackBound
+    >>> [tb] = exact([KnapsackBound({0: -3, 1: -2}, {0: 2, 1: 2}, 3)], [0b11, 0b11], [0, 0])
+    >>> tb.bound([0b11, 0b11], [0, 0])     # max 3x + 2y, 2x + 2y <= 3: x = 1 (the LP says 4)
+    -3
+    >>> queue = set(); tb.prune(D := [0b11, 0b11], [0, 0], -3, queue), D   # reach -3: x = 1, y = 0
+    (True, [2, 1])
+    """
+
+    __slots__ = (
+        "base",
+        "items",
+        "last",
+        "path",
+        "position",
+        "rest",
+        "room",
+        "scale",
+        "tables",
+        "top",
+    )
+
+    def __init__(
+        self,
+        items: list[Item],
+        room: int,
+        base: int,
+        rest: dict[int, int],
+        scale: int,
+        width: int,
+    ) -> None:
+        self.items, self.room, self.base, self.rest, self.scale = items, room, base, rest, scale
+        self.tables = _program(items, width)
+        self.top = width - 1  # every room from here on gains as much
+        self.position = {item[0]: k for k, item in enumerate(items)}
+        # the last node's first open item, room left and (scaled) cost of its fixed items:
+        self.last: tuple[int, int, int | float] | None = None
+        self.path: list[int] | None = None
+
+    def bound(
+        self, D: list[Dom], off: list[int], cap: int | float = float("inf")
+    ) -> int | float | None:
+        """The least cost at this node, ``None`` if the fixed items overfill the room, ``-inf`` if unbounded (exact: no use for a ``cap``)."""
+        cost: int | float = self.base
+        for x, c in self.rest.items():
+            cost += c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x])
+        room, k = self.room, len(self.items)
+        for n, (i, start, sign, w, gain, _) in enumerate(self.items):
+            d = D[i]
+            if d & (d - 1):
+                k = min(k, n)
+                continue
+            y = sign * (off[i] + d.bit_length() - 1 - start)
+            room -= w * y
+            cost -= gain * y
+        self.path = None
+        if room < 0:
+            self.last = None
+            return None
+        self.last = (k, room, cost)
+        least = cost - self.tables[k][min(room, self.top)]
+        return least if type(least) is float else -(-least // self.scale)
+
+    def _completion(self) -> list[int]:
+        """The steps of the open items in a best completion of the last node (from its first open item)."""
+        if self.path is None:
+            k, room, _ = self.last  # type: ignore[misc]  # bound ran and found room
+            self.path, tables, top = [], self.tables, self.top
+            for n in range(k, len(self.items)):
+                _, _, _, w, gain, steps = self.items[n]
+                after = tables[n + 1]
+                y = max(
+                    (y for y in steps if w * y <= room),
+                    key=lambda y: gain * y + after[min(room - w * y, top)],
+                )
+                room -= w * y
+                self.path.append(y)
+        return self.path
+
+    def solution(self, i: int) -> int | None:
+        """The value of ``x_i`` in a best completion of the last node's fixed items (or ``None``)."""
+        at = self.position.get(i)
+        if self.last is None or at is None or at < self.last[0]:
+            return None
+        _, start, sign, _, _, _ = self.items[at]
+        return start + sign * self._completion()[at - self.last[0]]
+
+    def use(self, weight: dict[int, int], D: list[Dom], off: list[int]) -> int | float:
+        """``sum(weight[i] x_i)`` at a best point of the last node's relaxation."""
+        k = self.last[0] if self.last is not None else len(self.items)
+        path = self._completion() if self.last is not None else []
+        total: int | float = 0
+        for n, (i, start, sign, _, _, _) in enumerate(self.items):
+            d = D[i]
+            value = off[i] + d.bit_length() - 1 if n < k or not d & (d - 1) else None
+            total += weight.get(i, 0) * (start + sign * path[n - k] if value is None else value)
+        for x, c in self.rest.items():
+            total += weight.get(x, 0) * (low(D[x], off[x]) if c > 0 else high(D[x], off[x]))
+        return total
+
+    def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
+        """Remove the values of the first open item that cannot keep the cost within ``target``;
+        go on to the next item while that fixes one."""
+        if self.last is None:
+            return True
+        k, room, cost = self.last
+        need = cost - self.scale * target  # the gain still to make
+        items, tables, top = self.items, self.tables, self.top
+        if tables[k][min(room, top)] < need:
+            return False
+        for n in range(k, len(items)):
+            i, start, sign, w, gain, _ = items[n]
+            d, o, after = D[i], off[i], tables[n + 1]
+            if not d & (d - 1):
+                continue  # fixed: counted by bound already
+            keep, rest = 0, d
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                y = sign * (o + bit.bit_length() - 1 - start)
+                if w * y <= room and gain * y + after[min(room - w * y, top)] >= need:
+                    keep |= bit
+            if keep != d and not narrow(D, queue, i, keep):
+                return False
+            if keep & (keep - 1):
+                return True
+            y = sign * (o + keep.bit_length() - 1 - start)
+            room -= w * y
+            need -= gain * y
+        return True
+
+
+def _program(items: list[Item], width: int) -> list[list[int]]:
+    """``tables[k][r]``: the most the items from ``k`` on gain within room ``r < width``."""
+    tables = [[0] * width]
+    for _, _, _, w, gain, steps in reversed(items):
+        after = tables[-1]
+        best = after
+        if gain > 0:
+            best = after[:]
+            for y in steps:
+                shift = w * y
+                if 0 < shift < width:
+                    best[shift:] = map(max, best[shift:], [v + gain * y for v in after[:-shift]])
+        tables.append(best)
+    tables.reverse()
+    return tables
+
+
+Layout = tuple[list[tuple[int, int, int, int, tuple[int, ...]]], int, int]
+"""A constraint's items without their gains, ``(i, start, sign, w, steps)``, its room and its table's width."""
+
+
+def _layout(relaxed: KnapsackBound, D: list[Dom], off: list[int]) -> Layout | None:
+    """The items of ``relaxed``'s constraint (``None`` if one has no bitset domain or it fails at once)."""
+    items = []
+    room, most = relaxed.b, 0
+    for i in sorted(relaxed.weight):
+        a, d, o = relaxed.weight[i], D[i], off[i]
+        if type(d) is not int:
+            return None
+        sign = 1 if a > 0 else -1
+        start = o + (d & -d).bit_length() - 1 if a > 0 else o + d.bit_length() - 1
+        steps = tuple(sign * (v - start) for v in range(o, o + d.bit_length()) if d >> (v - o) & 1)
+        room -= a * start
+        most += abs(a) * max(steps)
+        items.append((i, start, sign, abs(a), steps))
+    width = min(room, most) + 1
+    return (items, room, width) if width > 0 else None
+
+
+def _priced(
+    layout: Layout, cost: dict[int, int], priced: list[tuple[int, KnapsackBound]]
+) -> TableBound:
+    """The table for ``cost`` plus ``lam * (sum(a'_i x_i) - b')`` for each ``(SCALE * lam, a', b')``."""
+    scaled = {i: SCALE * c for i, c in cost.items()}
+    base = 0
+    for lam, other in priced:
+        base -= lam * other.b
+        for i, a in other.weight.items():
+            scaled[i] = scaled.get(i, 0) + lam * a
+    items, room, width = layout
+    constraint = set()
+    full: list[Item] = []
+    for i, start, sign, w, steps in items:
+        c = scaled.get(i, 0)
+        base += c * start
+        constraint.add(i)
+        full.append((i, start, sign, w, -c * sign, steps))
+    rest = {x: c for x, c in scaled.items() if c and x not in constraint}
+    return TableBound(full, room, base, rest, SCALE, width)
+
+
+def _steepest(cost: dict[int, int], weight: dict[int, int]) -> int:
+    """A multiplier (times ``SCALE``) past which pricing ``weight`` in cannot help: the largest
+    cost per unit of weight, rounded up."""
+    ratios = [-(-abs(cost[i]) // abs(a)) for i, a in weight.items() if cost.get(i)]
+    return SCALE * max(ratios, default=1)
+
+
+def _fractional(relaxed: KnapsackBound, D: list[Dom], off: list[int]) -> bool:
+    """Whether the LP's best point over ``D`` moves its critical variable part of a step (if
+    not, the point is integral and the table's bound there would be the same)."""
+    if relaxed.bound(D, off) is None or not relaxed.lp:
+        return False
+    _, room, _, w, k = relaxed.lp[:5]
+    return k < len(relaxed.items) and room % w != 0
+
+
+def exact(
+    relaxed: list[KnapsackBound], D: list[Dom], off: list[int], integral_lp: bool = True
+) -> list[TableBound | KnapsackBound]:
+    """Each of ``relaxed`` as its dynamic program over the domains ``D``, the others priced in.
+
+    Each multiplier in turn is searched by bisection on the sign of the
+    priced constraint's slack at the relaxation's best point (a
+    subgradient of the root bound, which is concave in it); only
+    constraints over the table's own variables are priced in, and not
+    while the best point so far keeps them. A knapsack stays an LP when
+    the LP's best point is integral at ``D`` (unless ``integral_lp`` is
+    false), a variable of its constraint
+    has no bitset domain, its table would have more than :data:`CELLS`
+    cells or the cells filled would pass :data:`BUDGET`.
+    """
+    found: list[TableBound | KnapsackBound] = []
+    budget = BUDGET
+    for kb in relaxed:
+        layout = _layout(kb, D, off) if not integral_lp or _fractional(kb, D, off) else None
+        cells = 0 if layout is None else layout[2] * sum(len(item[4]) for item in layout[0])
+        if layout is None or cells > min(CELLS, budget):
+            found.append(kb)
+            continue
+        budget -= cells
+        priced: list[tuple[int, KnapsackBound]] = []
+        best = _priced(layout, kb.cost, priced)
+        least = best.bound(D, off)
+        for other in relaxed:
+            if (
+                other is kb
+                or least is None  # the constraint fails at once, and the table says so
+                or not other.weight.keys() <= kb.weight.keys()
+                or best.use(other.weight, D, off) <= other.b
+            ):
+                continue
+            lo, hi = 0, _steepest(kb.cost, other.weight)
+            chosen = 0
+            while lo < hi and cells <= budget:
+                budget -= cells
+                mid = (lo + hi) // 2
+                tb = _priced(layout, kb.cost, [*priced, (mid, other)])
+                value = tb.bound(D, off)
+                if value is not None and value > least:
+                    best, least, chosen = tb, value, mid
+                if tb.use(other.weight, D, off) <= other.b:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            if chosen:
+                priced.append((chosen, other))
+        found.append(best)
+    return found
