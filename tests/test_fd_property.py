@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from relqueens import SearchLimit, eq, fd, vars
 from relqueens import run as engine_run
+from relqueens.fd.evaluate import COMPARE
 
 SETTINGS = settings(
     max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
@@ -73,14 +74,7 @@ def run(*args, **options):
         raise QueryHung(f"the query did not finish within {QUERY_SECONDS} s (propagation loops?)")
 
 
-OPS = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
+OPS = COMPARE  # Python's comparison operators, by name
 OP_NAMES = list(OPS)
 RELATE = {"==": fd.eq, "!=": fd.ne, "<": fd.lt, "<=": fd.le, ">": fd.gt, ">=": fd.ge}
 

@@ -1,22 +1,15 @@
 """Random small CSPs: ``run_all`` must equal brute force, in any goal order, with pins anywhere."""
 
 import itertools
-import operator
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from relqueens import eq, fd, run_all, vars
 from relqueens.fd import domain_of
+from relqueens.fd.evaluate import COMPARE
 
-OPS = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
+OPS = COMPARE  # Python's comparison operators, by name
 VALUES = st.integers(-6, 6)
 
 

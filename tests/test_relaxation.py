@@ -25,6 +25,24 @@ def knapsacks(draw):
     return bounds, cost, weight, draw(st.integers(-8, 8)), draw(st.integers(-20, 20))
 
 
+def bounds_and_keeps(r, D, off, points, values, target) -> bool:
+    """``r``'s bound is below every point's value, and its pruning keeps the points within ``target``.
+
+    ``False`` when ``r`` finds the node infeasible (then there must be no point).
+    """
+    least = r.bound(D, off)
+    if least is None:
+        assert points == []
+        return False
+    assert all(v >= least for v in values)
+    queue: set = set()
+    kept = r.prune(D, off, target, queue)
+    for p, v in zip(points, values):
+        if v <= target:
+            assert kept and all(D[i] >> (x - off[i]) & 1 for i, x in enumerate(p)), (p, v)
+    return True
+
+
 @EXAMPLES
 @given(knapsacks())
 def test_knapsack_bound_is_below_every_solution_and_pruning_keeps_those_within_target(case):
@@ -36,18 +54,8 @@ def test_knapsack_bound_is_below_every_solution_and_pruning_keeps_those_within_t
         for p in itertools.product(*(range(lo, hi + 1) for lo, hi in bounds))
         if sum(a * p[i] for i, a in weight.items()) <= b
     ]
-    kb = KnapsackBound(cost, weight, b)
-    least = kb.bound(D, off)
-    if least is None:
-        assert points == []
-        return
     values = [sum(c * p[i] for i, c in cost.items()) for p in points]
-    assert all(v >= least for v in values)
-    queue: set = set()
-    kept = kb.prune(D, off, target, queue)
-    for p, v in zip(points, values):
-        if v <= target:
-            assert kept and all(D[i] >> (x - off[i]) & 1 for i, x in enumerate(p)), (p, v)
+    bounds_and_keeps(KnapsackBound(cost, weight, b), D, off, points, values, target)
 
 
 @st.composite
@@ -85,16 +93,8 @@ def test_table_bound_is_below_every_solution_at_a_node_and_pruning_keeps_those_w
         if not isinstance(r, TableBound):
             continue
         D = node[:]
-        least = r.bound(D, off)
-        if least is None:
-            assert points == []
+        if not bounds_and_keeps(r, D, off, points, values, target):
             continue
-        assert all(v >= least for v in values)
-        queue: set = set()
-        kept = r.prune(D, off, target, queue)
-        for p, v in zip(points, values):
-            if v <= target:
-                assert kept and all(D[i] >> (x - off[i]) & 1 for i, x in enumerate(p)), (p, v)
         guess = [r.solution(i) for i in range(len(D))]
         assert all(g is None or root[i] >> (g - off[i]) & 1 for i, g in enumerate(guess))
 

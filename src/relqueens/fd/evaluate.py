@@ -18,7 +18,8 @@ from unification.core import _reify
 from ..logic.reify import reify
 from .terms import Aux, Lin, Relation, aux, lin
 
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
+COMPARE: dict[str, Callable[[int, int], bool]] = {
+    # the comparisons by name, as Python's operators
     "==": operator.eq,
     "!=": operator.ne,
     "<": operator.lt,
@@ -41,7 +42,7 @@ def evaluate(term: Lin | Relation, s: Mapping[Any, Any]) -> Any:
     if isinstance(term, Relation):
         lhs, rhs = _value(term.lhs, s), _value(term.rhs, s)
         if type(lhs) is int and type(rhs) is int:
-            return _COMPARE[term.op](lhs, rhs)
+            return COMPARE[term.op](lhs, rhs)
         return Relation(term.op, lhs, rhs)
     total = lin(term.const)
     for atom, c in term.terms.items():

@@ -365,15 +365,9 @@ class CardinalityFlow(CardinalityProp):
 
     __slots__ = ("base", "hint")
 
-    def __init__(
-        self,
-        xs: tuple[int, ...],
-        counts: tuple[tuple[int, int], ...],
-        source: object = None,
-        implied: bool = False,
-    ) -> None:
-        super().__init__(xs, counts, source, implied)
-        self.base = min(v for v, _ in counts)
+    def __init__(self, *args: Any, **options: Any) -> None:  # CardinalityProp's
+        super().__init__(*args, **options)
+        self.base = min(v for v, _ in self.counts)
         self.hint: dict[int, int] = {}
         """The last flow's value (from ``base``) of each open variable: where the next flow starts."""
 
