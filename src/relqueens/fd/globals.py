@@ -500,8 +500,9 @@ class AllDistinct(Constraint):
         if len(set(xs)) < len(xs):
             return False
         if len(xs) > 1:
-            posting.group(xs, self)
-            return posting.attach(AllDistinctProp(tuple(xs), self))
+            return posting.group([(x, 0) for x in xs], self) and posting.attach(
+                AllDistinctProp(tuple(xs), self)
+            )
         return True
 
 
@@ -609,7 +610,8 @@ class Circuit(Constraint):
         for k, x in enumerate(xs):  # no node is its own successor
             if not posting.unary(x, 1, -k, "!="):
                 return False
-        posting.group(xs, self)
-        return posting.attach(AllDistinctProp(tuple(xs), self)) and posting.attach(
-            CircuitProp(tuple(xs), self)
+        return (
+            posting.group([(x, 0) for x in xs], self)
+            and posting.attach(AllDistinctProp(tuple(xs), self))
+            and posting.attach(CircuitProp(tuple(xs), self))
         )

@@ -443,6 +443,142 @@ class Linear(Propagator):
         return narrow(D, queue, i, without(D[i], off[i], -total // a))
 
 
+class DistinctSum(Linear):
+    """A :class:`Linear` ``==`` or ``<=`` with one coefficient, over variables that take distinct values.
+
+    On top of the bounds of each term: the ``m`` open variables take ``m``
+    different values of the union of their domains, so their sum lies
+    between the sums of the ``m`` smallest and of the ``m`` largest values of
+    that union, and each one has at most the room the ``m - 1`` smallest leave
+    (at least: the ``m - 1`` largest). Two open variables left of an ``==``
+    are made domain consistent. Values are handled as ranks: bit ``p`` of a
+    member shifted by ``s`` is rank ``p + 1 + s`` (value ``base + p + s``);
+    ``lo``..``hi`` bound the sum of the members' ranks.
+    """
+
+    __slots__ = ("hi", "implied", "lo", "shifts")
+
+    def __init__(
+        self,
+        terms: tuple[tuple[int, int], ...],
+        k: int,
+        op: str,
+        off: list[int],
+        source: object = None,
+        implied: bool = False,
+    ) -> None:
+        super().__init__(terms, k, op, source)
+        self.implied = implied
+        a = terms[0][1]
+        base = min(off[j] for j, _ in terms)
+        self.shifts = tuple((j, off[j] - base) for j, _ in terms)
+        inf = float("inf")
+        self.lo: int | float
+        self.hi: int | float
+        if op == "==":  # a * S + k == 0
+            self.lo, self.hi = (-k // a, -k // a) if k % a == 0 else (inf, -inf)
+        elif a > 0:  # S <= -k / a
+            self.lo, self.hi = -inf, -k // a
+        else:  # S >= k / -a
+            self.lo, self.hi = -(-k // -a), inf
+        self.lo -= (base - 1) * len(terms)
+        self.hi -= (base - 1) * len(terms)
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        done = union = m = least = most = wide = 0
+        for j, s in self.shifts:
+            d: int = D[j]
+            lo = (d & -d).bit_length() + s
+            if d & (d - 1):
+                hi = d.bit_length() + s
+                union |= d << s
+                m += 1
+                least += lo
+                most += hi
+                if hi - lo > wide:
+                    wide = hi - lo
+            else:
+                done += lo
+        top, bottom = self.hi - done, self.lo - done  # the open variables' rank sum lies within
+        if m < 3:
+            if not m:
+                return bottom <= 0 <= top
+            if top == bottom:
+                return self._exact(D, queue, int(top))
+        rest = union
+        small = big = 0
+        for _ in range(m):
+            bit = rest & -rest
+            if not bit:
+                return False  # fewer values than open variables
+            rest ^= bit
+            small += (last := bit.bit_length())
+        rest = union
+        for _ in range(m):
+            big += (first := rest.bit_length())
+            rest ^= 1 << first - 1
+        if (least if least > small else small) > top or (most if most < big else big) < bottom:
+            return False
+        small -= last  # the least and the most of m - 1 open variables
+        big -= first
+        if (
+            least + wide <= top
+            and most - wide >= bottom
+            and union.bit_length() + small <= top
+            and (union & -union).bit_length() + big >= bottom
+        ):
+            return True  # no bound can move (each hi - lo <= wide, and within the union's bounds)
+        for j, s in self.shifts:
+            d = D[j]
+            if not d & (d - 1):
+                continue
+            lo = (d & -d).bit_length() + s
+            hi = d.bit_length() + s
+            others = least - lo
+            up = top - (others if others > small else small) - s  # keep bits below up
+            others = most - hi
+            down = bottom - (others if others < big else big) - s - 1  # ... and from down
+            if hi - s > up or lo - s - 1 < down:
+                if hi - s > up:
+                    d &= (1 << int(up)) - 1 if up > 0 else 0
+                if down > 0:
+                    d = d >> int(down) << int(down)
+                if not d:
+                    return False
+                D[j] = d
+                queue.add(j)
+        return True
+
+    def _exact(self, D: list[Dom], queue: set[int], total: int) -> bool:
+        """One or two open variables whose ranks sum to ``total``: domain consistent (mirrored bitsets)."""
+        opens = [(j, s) for j, s in self.shifts if D[j] & (D[j] - 1)]
+        (x, sx), (y, sy) = opens if len(opens) == 2 else (opens[0], opens[0])
+        dx, dy = D[x] << sx, D[y] << sy
+        if x == y:  # one open variable: its rank is total
+            nx = ny = dx & (1 << total - 1) if total > 0 else 0
+        else:  # bit p of x goes with bit total - 2 - p of y, never p itself (distinct)
+            half = ~(1 << total // 2 - 1) if total % 2 == 0 and total > 0 else -1
+            nx = dx & _mirror(dy, total - 2) & half
+            ny = dy & _mirror(nx, total - 2)
+        if not ny:
+            return False
+        if nx != dx:
+            D[x] = nx >> sx
+            queue.add(x)
+        if ny != dy:
+            D[y] = ny >> sy
+            queue.add(y)
+        return True
+
+
+def _mirror(b: int, total: int) -> int:
+    """The bitset of ``total - p`` for the positions ``p`` of ``b`` (negative ones dropped)."""
+    width = b.bit_length()
+    r = int(bin(b)[:1:-1], 2) if b else 0
+    shift = total - width + 1
+    return r << shift if shift >= 0 else r >> -shift
+
+
 class Times(Propagator):
     """``x * y == z``, bounds consistent where division allows."""
 
