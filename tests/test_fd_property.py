@@ -838,6 +838,34 @@ def test_sums_over_distinct_variables_equal_brute_force(model):
     assert_same_answers(got, expected)
 
 
+@st.composite
+def bool_sum_models(draw):
+    """Sums with one coefficient over 0/1 variables (:class:`BoolSum`), beside other relations."""
+    n, domains, pins = draw(base_model(n_min=2, n_max=6, lo=0, hi=1, max_size=2))
+    items = []
+    for _ in range(draw(st.integers(1, 3))):
+        xs = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+        a = draw(st.sampled_from([1, 1, 1, -1, 2, -3]))
+        items.append(
+            ("sum", xs, [a] * len(xs), draw(st.sampled_from(OP_NAMES)), draw(st.integers(-4, 7)))
+        )
+    if draw(st.booleans()):  # domains first (a sum over variables without one is a Linear)
+        return (
+            n,
+            domains,
+            common_items(domains, []) + shuffled(draw, items + common_items([], pins)),
+        )
+    return n, domains, shuffled(draw, items + common_items(domains, pins))
+
+
+@SETTINGS
+@given(bool_sum_models())
+def test_sums_of_0_1_variables_equal_brute_force(model):
+    n, domains, items = model
+    got, expected = solve(items, build_distinct_sum, n, candidates_of(domains))
+    assert_same_answers(got, expected)
+
+
 # -- shared random models for labeling, optimisation and limits ---------------------------
 
 

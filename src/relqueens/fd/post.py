@@ -21,6 +21,7 @@ from ..logic.state import State, Subst, isvar, unify_state, walk
 from .arith import Function, Reified, function_range
 from .domain import Domain, Wide, bounded, interval
 from .propagators import (
+    BoolSum,
     DistinctSum,
     EqOffset,
     LeOffset,
@@ -598,8 +599,13 @@ class Posting:
 
     def sum_of(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object) -> Linear:
         """A :class:`DistinctSum` if ``terms`` share a coefficient and lie in one ``distinct`` group, else a :class:`Linear`."""
-        if op != "!=" and any(_within(terms, dict(g)) for g in self.store.current().groups):
-            return DistinctSum(terms, k, op, self.store.model.off, source)
+        if op == "!=" or len({a for _, a in terms}) > 1:
+            return Linear(terms, k, op, source)
+        D, off = self.store.D, self.store.model.off
+        if all(type(D[i]) is int and off[i] >= 0 and D[i] << off[i] <= 3 for i, _ in terms):
+            return BoolSum(terms, k, op, off, source)
+        if any(_within(terms, dict(g)) for g in self.store.current().groups):
+            return DistinctSum(terms, k, op, off, source)
         return Linear(terms, k, op, source)
 
     def unary(self, i: int, a: int, k: int, op: str) -> bool:

@@ -443,6 +443,57 @@ class Linear(Propagator):
         return narrow(D, queue, i, without(D[i], off[i], -total // a))
 
 
+def _total_bounds(a: int, k: int, op: str) -> tuple[int | float, int | float]:
+    """The bounds of ``S`` for ``a * S + k op 0`` (``op`` ``==`` or ``<=``; empty: ``inf, -inf``)."""
+    inf = float("inf")
+    if op == "==":
+        return (-k // a, -k // a) if k % a == 0 else (inf, -inf)
+    return (-inf, -k // a) if a > 0 else (-(-k // -a), inf)
+
+
+class BoolSum(Linear):
+    """A :class:`Linear` ``==`` or ``<=`` with one coefficient over 0/1 variables: a count of ones.
+
+    With ``lo``..``hi`` the bounds of the count: once ``hi`` terms are 1 the
+    open ones are 0, once only ``lo`` can still be 1 they are all 1 (what
+    bounds consistency does, without the arithmetic). ``ones[k]`` is the bit
+    of value 1 in the domain of the ``k``-th variable.
+    """
+
+    __slots__ = ("hi", "lo", "ones")
+
+    def __init__(
+        self,
+        terms: tuple[tuple[int, int], ...],
+        k: int,
+        op: str,
+        off: list[int],
+        source: object = None,
+    ) -> None:
+        super().__init__(terms, k, op, source)
+        self.lo, self.hi = _total_bounds(terms[0][1], k, op)
+        self.ones = tuple((j, 1 << 1 - off[j]) for j, _ in terms)
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        count = opens = 0
+        for j, one in self.ones:
+            d: int = D[j]
+            if d & (d - 1):
+                opens += 1
+            elif d == one:
+                count += 1
+        if count > self.hi or count + opens < self.lo:
+            return False
+        if opens and (count == self.hi or count + opens == self.lo):
+            zero = count == self.hi
+            for j, one in self.ones:
+                d = D[j]
+                if d & (d - 1):
+                    D[j] = d ^ one if zero else one
+                    queue.add(j)
+        return True
+
+
 class DistinctSum(Linear):
     """A :class:`Linear` ``==`` or ``<=`` with one coefficient, over variables that take distinct values.
 
@@ -469,20 +520,10 @@ class DistinctSum(Linear):
     ) -> None:
         super().__init__(terms, k, op, source)
         self.implied = implied
-        a = terms[0][1]
         base = min(off[j] for j, _ in terms)
         self.shifts = tuple((j, off[j] - base) for j, _ in terms)
-        inf = float("inf")
-        self.lo: int | float
-        self.hi: int | float
-        if op == "==":  # a * S + k == 0
-            self.lo, self.hi = (-k // a, -k // a) if k % a == 0 else (inf, -inf)
-        elif a > 0:  # S <= -k / a
-            self.lo, self.hi = -inf, -k // a
-        else:  # S >= k / -a
-            self.lo, self.hi = -(-k // -a), inf
-        self.lo -= (base - 1) * len(terms)
-        self.hi -= (base - 1) * len(terms)
+        lo, hi = _total_bounds(terms[0][1], k, op)
+        self.lo, self.hi = lo - (base - 1) * len(terms), hi - (base - 1) * len(terms)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         done = union = m = least = most = wide = 0
