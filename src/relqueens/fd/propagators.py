@@ -457,10 +457,13 @@ class BoolSum(Linear):
     With ``lo``..``hi`` the bounds of the count: once ``hi`` terms are 1 the
     open ones are 0, once only ``lo`` can still be 1 they are all 1 (what
     bounds consistency does, without the arithmetic). ``ones[k]`` is the bit
-    of value 1 in the domain of the ``k``-th variable.
+    of value 1 in the domain of the ``k``-th variable. When one side never
+    binds (``lo <= 0``: an at-most), the count wakes only when a variable
+    becomes fixed, and a variable fixed to the value that cannot matter
+    (0 for an at-most) costs nothing: bit ``v`` of ``quiet`` marks those values.
     """
 
-    __slots__ = ("hi", "lo", "ones")
+    __slots__ = ("hi", "lo", "on_fix", "ones", "quiet")
 
     def __init__(
         self,
@@ -473,8 +476,19 @@ class BoolSum(Linear):
         super().__init__(terms, k, op, source)
         self.lo, self.hi = _total_bounds(terms[0][1], k, op)
         self.ones = tuple((j, 1 << 1 - off[j]) for j, _ in terms)
+        self.quiet = (self.lo <= 0) | (self.hi >= len(terms)) << 1
+        self.on_fix = self.quiet != 0
+
+    def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
+        return self.count(D, queue)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        if self.on_fix and self.quiet >> off[i] + D[i].bit_length() - 1 & 1:
+            return True
+        return self.count(D, queue)
+
+    def count(self, D: list[Dom], queue: set[int]) -> bool:
+        """Count the ones and the open terms, and fix the open ones if the count is at a bound."""
         count = opens = 0
         for j, one in self.ones:
             d: int = D[j]
