@@ -602,8 +602,8 @@ class Posting:
         if op == "!=" or len({a for _, a in terms}) > 1:
             return Linear(terms, k, op, source)
         D, off = self.store.D, self.store.model.off
-        if all(type(D[i]) is int and off[i] >= 0 and D[i] << off[i] <= 3 for i, _ in terms):
-            return BoolSum(terms, k, op, off, source)
+        if all(off[i] == 0 and type(D[i]) is int and D[i] <= 3 for i, _ in terms):
+            return BoolSum(terms, k, op, source)
         if any(_within(terms, dict(g)) for g in self.store.current().groups):
             return DistinctSum(terms, k, op, off, source)
         return Linear(terms, k, op, source)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from fractions import Fraction
 from math import ceil, floor
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from .domain import Dom, Wide
@@ -454,28 +455,24 @@ def _total_bounds(a: int, k: int, op: str) -> tuple[int | float, int | float]:
 class BoolSum(Linear):
     """A :class:`Linear` ``==`` or ``<=`` with one coefficient over 0/1 variables: a count of ones.
 
-    With ``lo``..``hi`` the bounds of the count: once ``hi`` terms are 1 the
-    open ones are 0, once only ``lo`` can still be 1 they are all 1 (what
-    bounds consistency does, without the arithmetic). ``ones[k]`` is the bit
-    of value 1 in the domain of the ``k``-th variable. When one side never
-    binds (``lo <= 0``: an at-most), the count wakes only when a variable
-    becomes fixed, and a variable fixed to the value that cannot matter
-    (0 for an at-most) costs nothing: bit ``v`` of ``quiet`` marks those values.
+    The variables' bitsets have offset 0, so a domain is 1 (just 0), 2 (just
+    1) or 3 (open), and counting is ``tuple.count`` on the domains. With
+    ``lo``..``hi`` the bounds of the count: once ``hi`` terms are 1 the open
+    ones are 0, once only ``lo`` can still be 1 they are all 1 (what bounds
+    consistency does, without the arithmetic). When one side never binds
+    (``lo <= 0``: an at-most), the count wakes only when a variable becomes
+    fixed, and a variable fixed to the value that cannot matter (0 for an
+    at-most) costs nothing: bit ``v`` of ``quiet`` marks those values.
     """
 
-    __slots__ = ("hi", "lo", "on_fix", "ones", "quiet")
+    __slots__ = ("domains", "hi", "lo", "on_fix", "quiet")
 
     def __init__(
-        self,
-        terms: tuple[tuple[int, int], ...],
-        k: int,
-        op: str,
-        off: list[int],
-        source: object = None,
+        self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
     ) -> None:
         super().__init__(terms, k, op, source)
         self.lo, self.hi = _total_bounds(terms[0][1], k, op)
-        self.ones = tuple((j, 1 << 1 - off[j]) for j, _ in terms)
+        self.domains = itemgetter(*self.vars)  # at least two terms: a tuple
         self.quiet = (self.lo <= 0) | (self.hi >= len(terms)) << 1
         self.on_fix = self.quiet != 0
 
@@ -483,27 +480,21 @@ class BoolSum(Linear):
         return self.count(D, queue)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        if self.on_fix and self.quiet >> off[i] + D[i].bit_length() - 1 & 1:
+        if self.on_fix and self.quiet >> D[i].bit_length() - 1 & 1:
             return True
         return self.count(D, queue)
 
     def count(self, D: list[Dom], queue: set[int]) -> bool:
         """Count the ones and the open terms, and fix the open ones if the count is at a bound."""
-        count = opens = 0
-        for j, one in self.ones:
-            d: int = D[j]
-            if d & (d - 1):
-                opens += 1
-            elif d == one:
-                count += 1
+        domains = self.domains(D)
+        count, opens = domains.count(2), domains.count(3)
         if count > self.hi or count + opens < self.lo:
             return False
         if opens and (count == self.hi or count + opens == self.lo):
-            zero = count == self.hi
-            for j, one in self.ones:
-                d = D[j]
-                if d & (d - 1):
-                    D[j] = d ^ one if zero else one
+            value = 1 if count == self.hi else 2
+            for j in self.vars:
+                if D[j] == 3:
+                    D[j] = value
                     queue.add(j)
         return True
 
