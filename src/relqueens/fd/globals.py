@@ -51,19 +51,29 @@ class AllDistinctProp(Propagator):
         self.vars, self.source = xs, source
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        xs = self.vars
-        doms = [list(_values(D[x], off[x])) for x in xs]
+        taken: set[int] = set()  # the values of the fixed variables: no one else's
+        xs = []
+        for x in self.vars:
+            d: int = D[x]
+            if d & (d - 1):
+                xs.append(x)
+            else:
+                v = off[x] + d.bit_length() - 1
+                if v in taken:
+                    return False
+                taken.add(v)
+        doms = [[v for v in _values(D[x], off[x]) if v not in taken] for x in xs]
         match = _matching(doms)
         if match is None:
             return False
         keep = _vital(doms, match)
-        for k, x in enumerate(xs):
-            d = 0
-            o = off[x]
-            for v in keep[k]:
-                d |= 1 << (v - o)
-            if not narrow(D, queue, x, d):
-                return False
+        for x, kept in zip(xs, keep):
+            if len(kept) < D[x].bit_count():
+                o, nd = off[x], 0
+                for v in kept:
+                    nd |= 1 << (v - o)
+                if not narrow(D, queue, x, nd):
+                    return False
         return True
 
 
