@@ -44,11 +44,13 @@ class AllDistinctProp(Propagator):
     component) or on an alternating path from a free value.
     """
 
-    __slots__ = ()
+    __slots__ = ("hint",)
     slow = True
 
     def __init__(self, xs: tuple[int, ...], source: object = None) -> None:
         self.vars, self.source = xs, source
+        self.hint: dict[int, int] = {}
+        """The value each variable had in the last matching found (any branch): where to start."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         taken: set[int] = set()  # the values of the fixed variables: no one else's
@@ -63,9 +65,11 @@ class AllDistinctProp(Propagator):
                     return False
                 taken.add(v)
         doms = [[v for v in _values(D[x], off[x]) if v not in taken] for x in xs]
-        match = _matching(doms)
+        hint = self.hint
+        match = _matching(doms, [hint.get(x) for x in xs])
         if match is None:
             return False
+        hint.update(zip(xs, match))
         keep = _vital(doms, match)
         for x, kept in zip(xs, keep):
             if len(kept) < D[x].bit_count():
@@ -77,11 +81,20 @@ class AllDistinctProp(Propagator):
         return True
 
 
-def _matching(doms: list[list[int]]) -> list[int] | None:
-    """A value for each variable, all different (``None`` if there is none): augmenting paths."""
+def _matching(doms: list[list[int]], start: list[int | None]) -> list[int] | None:
+    """A value for each variable, all different (``None`` if there is none): augmenting paths.
+
+    ``start`` suggests a value per variable (kept where it is still free and in the domain).
+    """
     owner: dict[int, int] = {}
     match: list[int | None] = [None] * len(doms)
+    for k, v in enumerate(start):
+        if v is not None and v not in owner and v in doms[k]:
+            owner[v] = k
+            match[k] = v
     for k in sorted(range(len(doms)), key=lambda k: len(doms[k])):
+        if match[k] is not None:
+            continue
         seen: set[int] = set()
         stack = [(k, iter(doms[k]))]
         path: list[tuple[int, int]] = []
