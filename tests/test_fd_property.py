@@ -905,6 +905,76 @@ def test_sum_and_scalar_product_equal_brute_force(model):
     assert_same_answers(got, expected)
 
 
+@st.composite
+def distinct_sum_models(draw):
+    """Sums over the members of a ``distinct`` or ``all_distinct`` group (:class:`DistinctSum`)."""
+    n, domains, pins = draw(base_model(n_min=2, n_max=5, lo=-2, hi=4, max_size=5))
+    group = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+    kind = draw(st.sampled_from(["distinct", "all_distinct"]))
+    shift = draw(st.sampled_from([0, 0, 1, -2]))
+    items = common_items(domains, pins) + [("group", kind, group, shift)]
+    for _ in range(draw(st.integers(1, 2))):
+        pool = draw(st.sampled_from([group, group, group, list(range(n))]))
+        xs = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=len(pool), unique=True))
+        a = draw(st.sampled_from([1, 1, -1, 2, -3]))
+        one = st.just([a] * len(xs))
+        coefs = draw(
+            st.one_of(
+                one, one, one, st.lists(st.integers(-2, 2), min_size=len(xs), max_size=len(xs))
+            )
+        )
+        items.append(("sum", xs, coefs, draw(st.sampled_from(OP_NAMES)), draw(st.integers(-8, 12))))
+    return n, domains, shuffled(draw, items)
+
+
+def build_distinct_sum(item, vs):
+    if item[0] == "group":
+        _, kind, group, shift = item
+        goal = (fd.all_distinct if kind == "all_distinct" else fd.distinct)(
+            [vs[i] + shift if shift else vs[i] for i in group]
+        )
+        return goal, lambda a: len({a[i] for i in group}) == len(group)
+    _, xs, coefs, op, k = item
+    goal = fd.scalar_product(coefs, [vs[i] for i in xs], op, k)
+    return goal, lambda a: OPS[op](sum(c * a[i] for c, i in zip(coefs, xs)), k)
+
+
+@SETTINGS
+@given(distinct_sum_models())
+def test_sums_over_distinct_variables_equal_brute_force(model):
+    n, domains, items = model
+    got, expected = solve(items, build_distinct_sum, n, candidates_of(domains))
+    assert_same_answers(got, expected)
+
+
+@st.composite
+def bool_sum_models(draw):
+    """Sums with one coefficient over 0/1 variables (:class:`BoolSum`), beside other relations."""
+    n, domains, pins = draw(base_model(n_min=2, n_max=6, lo=0, hi=1, max_size=2))
+    items = []
+    for _ in range(draw(st.integers(1, 3))):
+        xs = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+        a = draw(st.sampled_from([1, 1, 1, -1, 2, -3]))
+        items.append(
+            ("sum", xs, [a] * len(xs), draw(st.sampled_from(OP_NAMES)), draw(st.integers(-4, 7)))
+        )
+    if draw(st.booleans()):  # domains first (a sum over variables without one is a Linear)
+        return (
+            n,
+            domains,
+            common_items(domains, []) + shuffled(draw, items + common_items([], pins)),
+        )
+    return n, domains, shuffled(draw, items + common_items(domains, pins))
+
+
+@SETTINGS
+@given(bool_sum_models())
+def test_sums_of_0_1_variables_equal_brute_force(model):
+    n, domains, items = model
+    got, expected = solve(items, build_distinct_sum, n, candidates_of(domains))
+    assert_same_answers(got, expected)
+
+
 # -- shared random models for labeling, optimisation and limits ---------------------------
 
 

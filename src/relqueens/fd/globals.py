@@ -56,34 +56,57 @@ class AllDistinctProp(Propagator):
     component) or on an alternating path from a free value.
     """
 
-    __slots__ = ()
+    __slots__ = ("hint",)
     slow = True
 
     def __init__(self, xs: tuple[int, ...], source: object = None) -> None:
         self.vars, self.source = xs, source
+        self.hint: dict[int, int] = {}
+        """The value each variable had in the last matching found (any branch): where to start."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        xs = self.vars
-        doms = [list(_values(D[x], off[x])) for x in xs]
-        match = _matching(doms)
+        taken: set[int] = set()  # the values of the fixed variables: no one else's
+        xs = []
+        for x in self.vars:
+            d: int = D[x]
+            if d & (d - 1):
+                xs.append(x)
+            else:
+                v = off[x] + d.bit_length() - 1
+                if v in taken:
+                    return False
+                taken.add(v)
+        doms = [[v for v in _values(D[x], off[x]) if v not in taken] for x in xs]
+        hint = self.hint
+        match = _matching(doms, [hint.get(x) for x in xs])
         if match is None:
             return False
+        hint.update(zip(xs, match))
         keep = _vital(doms, match)
-        for k, x in enumerate(xs):
-            d = 0
-            o = off[x]
-            for v in keep[k]:
-                d |= 1 << (v - o)
-            if not narrow(D, queue, x, d):
-                return False
+        for x, kept in zip(xs, keep):
+            if len(kept) < D[x].bit_count():
+                o, nd = off[x], 0
+                for v in kept:
+                    nd |= 1 << (v - o)
+                if not narrow(D, queue, x, nd):
+                    return False
         return True
 
 
-def _matching(doms: list[list[int]]) -> list[int] | None:
-    """A value for each variable, all different (``None`` if there is none): augmenting paths."""
+def _matching(doms: list[list[int]], start: list[int | None]) -> list[int] | None:
+    """A value for each variable, all different (``None`` if there is none): augmenting paths.
+
+    ``start`` suggests a value per variable (kept where it is still free and in the domain).
+    """
     owner: dict[int, int] = {}
     match: list[int | None] = [None] * len(doms)
+    for k, v in enumerate(start):
+        if v is not None and v not in owner and v in doms[k]:
+            owner[v] = k
+            match[k] = v
     for k in sorted(range(len(doms)), key=lambda k: len(doms[k])):
+        if match[k] is not None:
+            continue
         seen: set[int] = set()
         stack = [(k, iter(doms[k]))]
         path: list[tuple[int, int]] = []
@@ -644,9 +667,10 @@ class AllDistinct(Constraint):
         if len(set(xs)) < len(xs):
             return False
         if len(xs) > 1:
-            posting.group(xs, self)
-            return posting.attach(AllDistinctProp(tuple(xs), self)) and posting.differences(
-                xs, self
+            return (
+                posting.group([(x, 0) for x in xs], self)
+                and posting.attach(AllDistinctProp(tuple(xs), self))
+                and posting.differences(xs, self)
             )
         return True
 
@@ -762,7 +786,8 @@ class Circuit(Constraint):
         for k, x in enumerate(xs):  # no node is its own successor
             if not posting.unary(x, 1, -k, "!="):
                 return False
-        posting.group(xs, self)
-        return posting.attach(AllDistinctProp(tuple(xs), self)) and posting.attach(
-            CircuitProp(tuple(xs), self)
+        return (
+            posting.group([(x, 0) for x in xs], self)
+            and posting.attach(AllDistinctProp(tuple(xs), self))
+            and posting.attach(CircuitProp(tuple(xs), self))
         )

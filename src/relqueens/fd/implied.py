@@ -41,7 +41,7 @@ def _precedences(model: Model) -> dict[int, tuple[int, int, int]]:
 
 def _either(p: Propagator) -> tuple[int, int] | None:
     """``(b1, b2)`` if ``p`` says ``b1 + b2 >= 1`` or ``b1 + b2 == 1``."""
-    if type(p) is not Linear or len(p.terms) != 2:
+    if not isinstance(p, Linear) or len(p.terms) != 2:  # a Linear, or a BoolSum: the same sum
         return None
     (i, a), (j, c) = p.terms
     if p.op == "<=" and a == c == -1 and p.k == 1:

@@ -22,6 +22,8 @@ from .arith import Function, Reified, function_range
 from .differences import difference_sums
 from .domain import Domain, Wide, bounded, interval
 from .propagators import (
+    BoolSum,
+    DistinctSum,
     EqOffset,
     LeOffset,
     Linear,
@@ -392,10 +394,10 @@ class Posting:
                 if pos >= 0 and (D[j] >> pos) & 1 and not self.set(j, D[j] & ~(1 << pos)):
                     return False
         if len(members) > 1:
-            self.store.record(("distinct", tuple(members), c))
-            self.queue.update(i for i, _ in members)
-            return self.pigeonhole(members, c) and (
-                any(k for _, k in members) or self.differences([i for i, _ in members], c)
+            return (
+                self.group(members, c)
+                and self.pigeonhole(members, c)
+                and (any(k for _, k in members) or self.differences([i for i, _ in members], c))
             )
         return True
 
@@ -637,7 +639,18 @@ class Posting:
         if len(pairs) == 2 and sorted(a for _, a in pairs) == [-1, 1]:
             (x, _), (y, _) = sorted(pairs, key=lambda t: -t[1])
             return self.binary(x, y, -k, op, source)  # x op y + (-k)
-        return self.attach(Linear(tuple(pairs), k, op, source))
+        return self.attach(self.sum_of(tuple(pairs), k, op, source))
+
+    def sum_of(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object) -> Linear:
+        """A :class:`DistinctSum` if ``terms`` share a coefficient and lie in one ``distinct`` group, else a :class:`Linear`."""
+        if op == "!=" or len({a for _, a in terms}) > 1:
+            return Linear(terms, k, op, source)
+        D, off = self.store.D, self.store.model.off
+        if all(off[i] == 0 and type(D[i]) is int and D[i] <= 3 for i, _ in terms):
+            return BoolSum(terms, k, op, source)
+        if any(_within(terms, dict(g)) for g in self.store.current().groups):
+            return DistinctSum(terms, k, op, off, source)
+        return Linear(terms, k, op, source)
 
     def unary(self, i: int, a: int, k: int, op: str) -> bool:
         """Post ``a * x_i + k  op  0``."""
@@ -726,10 +739,25 @@ class Posting:
         sums = difference_sums(self.store.current(), xs, c)
         return sums is None or self.attach(sums)
 
-    def group(self, xs: list[int], c: Postable) -> None:
-        """Record ``xs`` as a ``distinct`` group (value elimination)."""
-        self.store.record(("distinct", tuple((i, 0) for i in xs), c))
-        self.queue.update(xs)
+    def group(self, members: list[tuple[int, int]], c: Postable) -> bool:
+        """Record ``members`` (``(i, c)``: the terms ``x_i + c``) as a ``distinct`` group (value elimination).
+
+        The sums posted before over variables of the group get an implied
+        :class:`DistinctSum`.
+        """
+        model = self.store.current()
+        known = frozenset(members) in model.groups
+        self.store.record(("distinct", tuple(members), c))
+        self.queue.update(i for i, _ in members)
+        if known:
+            return True
+        shift = dict(members)
+        sums = [e[1] for e in model.props if e[0] == "prop" and type(e[1]) is Linear]
+        return all(
+            self.attach(DistinctSum(p.terms, p.k, p.op, model.off, p.source, True))
+            for p in sums
+            if p.op != "!=" and _within(p.terms, shift)
+        )
 
     def anchor(self, value: int) -> int:
         """A fresh FD variable fixed to ``value``, so a constant can stand as a variable."""
@@ -788,8 +816,8 @@ class Posting:
                 return None
         if len(set(side)) < n:
             return None
-        if n > 1:
-            self.group(side, c)
+        if n > 1 and not self.group([(i, 0) for i in side], c):
+            return None
         return tuple(side)
 
     def post_perm_leader(self, c: PermLeader) -> bool:
@@ -802,3 +830,12 @@ class Posting:
             for image in c.images
         ]
         return self.attach(LexLeProp(xs, self.chains(images), source=c, qs=qs))
+
+
+def _within(terms: tuple[tuple[int, int], ...], shift: dict[int, int]) -> bool:
+    """True when ``terms`` share one coefficient and their variables share one shift of a ``distinct`` group."""
+    return (
+        len({a for _, a in terms}) == 1
+        and all(i in shift for i, _ in terms)
+        and len({shift[i] for i, _ in terms}) == 1
+    )

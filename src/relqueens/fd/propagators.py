@@ -21,6 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from fractions import Fraction
 from math import ceil, floor
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from .domain import Dom, Wide
@@ -477,6 +478,187 @@ class Linear(Propagator):
         if total % a:
             return True
         return narrow(D, queue, i, without(D[i], off[i], -total // a))
+
+
+def _total_bounds(a: int, k: int, op: str) -> tuple[int | float, int | float]:
+    """The bounds of ``S`` for ``a * S + k op 0`` (``op`` ``==`` or ``<=``; empty: ``inf, -inf``)."""
+    inf = float("inf")
+    if op == "==":
+        return (-k // a, -k // a) if k % a == 0 else (inf, -inf)
+    return (-inf, -k // a) if a > 0 else (-(-k // -a), inf)
+
+
+class BoolSum(Linear):
+    """A :class:`Linear` ``==`` or ``<=`` with one coefficient over 0/1 variables: a count of ones.
+
+    The variables' bitsets have offset 0, so a domain is 1 (just 0), 2 (just
+    1) or 3 (open), and counting is ``tuple.count`` on the domains. With
+    ``lo``..``hi`` the bounds of the count: once ``hi`` terms are 1 the open
+    ones are 0, once only ``lo`` can still be 1 they are all 1 (what bounds
+    consistency does, without the arithmetic). When one side never binds
+    (``lo <= 0``: an at-most), the count wakes only when a variable becomes
+    fixed, and a variable fixed to the value that cannot matter (0 for an
+    at-most) costs nothing: bit ``v`` of ``quiet`` marks those values.
+    """
+
+    __slots__ = ("domains", "hi", "lo", "on_fix", "quiet")
+
+    def __init__(
+        self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
+    ) -> None:
+        super().__init__(terms, k, op, source)
+        self.lo, self.hi = _total_bounds(terms[0][1], k, op)
+        self.domains = itemgetter(*self.vars)  # at least two terms: a tuple
+        self.quiet = (self.lo <= 0) | (self.hi >= len(terms)) << 1
+        self.on_fix = self.quiet != 0
+
+    def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
+        return self.count(D, queue)
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        if self.on_fix and self.quiet >> D[i].bit_length() - 1 & 1:
+            return True
+        return self.count(D, queue)
+
+    def count(self, D: list[Dom], queue: set[int]) -> bool:
+        """Count the ones and the open terms, and fix the open ones if the count is at a bound."""
+        domains = self.domains(D)
+        count, opens = domains.count(2), domains.count(3)
+        if count > self.hi or count + opens < self.lo:
+            return False
+        if opens and (count == self.hi or count + opens == self.lo):
+            value = 1 if count == self.hi else 2
+            for j in self.vars:
+                if D[j] == 3:
+                    D[j] = value
+                    queue.add(j)
+        return True
+
+
+class DistinctSum(Linear):
+    """A :class:`Linear` ``==`` or ``<=`` with one coefficient, over variables that take distinct values.
+
+    On top of the bounds of each term: the ``m`` open variables take ``m``
+    different values of the union of their domains, so their sum lies
+    between the sums of the ``m`` smallest and of the ``m`` largest values of
+    that union, and each one has at most the room the ``m - 1`` smallest leave
+    (at least: the ``m - 1`` largest). Two open variables left of an ``==``
+    are made domain consistent. Values are handled as ranks: bit ``p`` of a
+    member shifted by ``s`` is rank ``p + 1 + s`` (value ``base + p + s``);
+    ``lo``..``hi`` bound the sum of the members' ranks.
+    """
+
+    __slots__ = ("hi", "implied", "lo", "shifts")
+
+    def __init__(
+        self,
+        terms: tuple[tuple[int, int], ...],
+        k: int,
+        op: str,
+        off: list[int],
+        source: object = None,
+        implied: bool = False,
+    ) -> None:
+        super().__init__(terms, k, op, source)
+        self.implied = implied
+        base = min(off[j] for j, _ in terms)
+        self.shifts = tuple((j, off[j] - base) for j, _ in terms)
+        lo, hi = _total_bounds(terms[0][1], k, op)
+        self.lo, self.hi = lo - (base - 1) * len(terms), hi - (base - 1) * len(terms)
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        done = union = m = least = most = wide = 0
+        for j, s in self.shifts:
+            d: int = D[j]
+            lo = (d & -d).bit_length() + s
+            if d & (d - 1):
+                hi = d.bit_length() + s
+                union |= d << s
+                m += 1
+                least += lo
+                most += hi
+                if hi - lo > wide:
+                    wide = hi - lo
+            else:
+                done += lo
+        top, bottom = self.hi - done, self.lo - done  # the open variables' rank sum lies within
+        if m < 3:
+            if not m:
+                return bottom <= 0 <= top
+            if top == bottom:
+                return self._exact(D, queue, int(top))
+        rest = union
+        small = big = 0
+        for _ in range(m):
+            bit = rest & -rest
+            if not bit:
+                return False  # fewer values than open variables
+            rest ^= bit
+            small += (last := bit.bit_length())
+        rest = union
+        for _ in range(m):
+            big += (first := rest.bit_length())
+            rest ^= 1 << first - 1
+        if (least if least > small else small) > top or (most if most < big else big) < bottom:
+            return False
+        small -= last  # the least and the most of m - 1 open variables
+        big -= first
+        if (
+            least + wide <= top
+            and most - wide >= bottom
+            and union.bit_length() + small <= top
+            and (union & -union).bit_length() + big >= bottom
+        ):
+            return True  # no bound can move (each hi - lo <= wide, and within the union's bounds)
+        for j, s in self.shifts:
+            d = D[j]
+            if not d & (d - 1):
+                continue
+            lo = (d & -d).bit_length() + s
+            hi = d.bit_length() + s
+            others = least - lo
+            up = top - (others if others > small else small) - s  # keep bits below up
+            others = most - hi
+            down = bottom - (others if others < big else big) - s - 1  # ... and from down
+            if hi - s > up or lo - s - 1 < down:
+                if hi - s > up:
+                    d &= (1 << int(up)) - 1 if up > 0 else 0
+                if down > 0:
+                    d = d >> int(down) << int(down)
+                if not d:
+                    return False
+                D[j] = d
+                queue.add(j)
+        return True
+
+    def _exact(self, D: list[Dom], queue: set[int], total: int) -> bool:
+        """One or two open variables whose ranks sum to ``total``: domain consistent (mirrored bitsets)."""
+        opens = [(j, s) for j, s in self.shifts if D[j] & (D[j] - 1)]
+        (x, sx), (y, sy) = opens if len(opens) == 2 else (opens[0], opens[0])
+        dx, dy = D[x] << sx, D[y] << sy
+        if x == y:  # one open variable: its rank is total
+            nx = ny = dx & (1 << total - 1) if total > 0 else 0
+        else:  # bit p of x goes with bit total - 2 - p of y, never p itself (distinct)
+            half = ~(1 << total // 2 - 1) if total % 2 == 0 and total > 0 else -1
+            nx = dx & _mirror(dy, total - 2) & half
+            ny = dy & _mirror(nx, total - 2)
+        if not ny:
+            return False
+        if nx != dx:
+            D[x] = nx >> sx
+            queue.add(x)
+        if ny != dy:
+            D[y] = ny >> sy
+            queue.add(y)
+        return True
+
+
+def _mirror(b: int, total: int) -> int:
+    """The bitset of ``total - p`` for the positions ``p`` of ``b`` (negative ones dropped)."""
+    width = b.bit_length()
+    r = int(bin(b)[:1:-1], 2) if b else 0
+    shift = total - width + 1
+    return r << shift if shift >= 0 else r >> -shift
 
 
 class Times(Propagator):

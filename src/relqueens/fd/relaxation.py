@@ -565,7 +565,11 @@ def hungarian(
 
 
 def _linear(model: Model) -> list[Linear]:
-    return [e[1] for e in model.props if e[0] == "prop" and type(e[1]) is Linear]
+    return [
+        e[1]
+        for e in model.props
+        if e[0] == "prop" and isinstance(e[1], Linear) and not e[1].implied
+    ]
 
 
 def objective_form(model: Model, j: int) -> tuple[dict[int, int], int, Linear | None]:
