@@ -13,7 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from .domain import Dom
-from .propagators import Linear, Propagator, fixed, high, keep_ge, keep_le, low, mul, narrow
+from .propagators import (
+    LeOffset,
+    Linear,
+    Propagator,
+    fixed,
+    high,
+    keep_ge,
+    keep_le,
+    low,
+    mul,
+    narrow,
+)
 
 INF = float("inf")
 
@@ -170,7 +181,7 @@ class Reified(Propagator):
     bounds of the sum fix ``b`` as soon as they decide the relation.
     """
 
-    __slots__ = ("b", "no", "op", "yes")
+    __slots__ = ("b", "enforce", "no", "op", "yes")
 
     def __init__(
         self, terms: tuple[tuple[int, int], ...], k: int, op: str, b: int, source: object = None
@@ -182,11 +193,16 @@ class Reified(Propagator):
         else:
             self.no = Linear(terms, k, "!=" if op == "==" else "==")
         self.vars = (*(i for i, _ in terms), b)
+        self.enforce: tuple[Propagator, Propagator] = (self.no, self.yes)
+        """What ``b == 0`` and ``b == 1`` enforce: a precedence ``x + d <= y`` as the cheaper LeOffset."""
+        if op == "<=" and len(terms) == 2 and {a for _, a in terms} == {1, -1}:
+            (x, _), (y, _) = sorted(terms, key=lambda t: -t[1])  # x - y + k <= 0
+            self.enforce = (LeOffset(y, x, k - 1), LeOffset(x, y, -k))
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         db, b = D[self.b], self.b
         if fixed(db):
-            return (self.yes if low(db, off[b]) else self.no).propagate(D, off, queue, i)
+            return self.enforce[1 if low(db, off[b]) else 0].propagate(D, off, queue, i)
         least: int | float
         most: int | float
         least = most = self.yes.k
