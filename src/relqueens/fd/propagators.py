@@ -546,9 +546,13 @@ class DistinctSum(Linear):
     are made domain consistent. Values are handled as ranks: bit ``p`` of a
     member shifted by ``s`` is rank ``p + 1 + s`` (value ``base + p + s``);
     ``lo``..``hi`` bound the sum of the members' ranks.
+
+    A call that changes nothing remembers the domains (``seen``): a call on
+    the same domains (woken by a variable whose change it has already seen)
+    returns at once.
     """
 
-    __slots__ = ("hi", "implied", "lo", "shifts")
+    __slots__ = ("domains", "hi", "implied", "lo", "seen", "shifts")
 
     def __init__(
         self,
@@ -565,8 +569,21 @@ class DistinctSum(Linear):
         self.shifts = tuple((j, off[j] - base) for j, _ in terms)
         lo, hi = _total_bounds(terms[0][1], k, op)
         self.lo, self.hi = lo - (base - 1) * len(terms), hi - (base - 1) * len(terms)
+        self.domains = itemgetter(*self.vars)  # at least two terms: a tuple
+        self.seen: tuple[Dom, ...] = ()
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        doms = self.domains(D)
+        if doms == self.seen:
+            return True
+        if not self.tighten(D, queue):
+            return False
+        if self.domains(D) == doms:
+            self.seen = doms
+        return True
+
+    def tighten(self, D: list[Dom], queue: set[int]) -> bool:
+        """One pass over the terms (``False``: no solution)."""
         done = union = m = least = most = wide = 0
         for j, s in self.shifts:
             d: int = D[j]
