@@ -16,13 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_fd_property import (
     SETTINGS,
-    assert_same_answers,
+    agrees_with_brute_force,
     base_model,
-    candidates_of,
     common_items,
     run,
     shuffled,
-    solve,
 )
 
 from relqueens import fd, lall, vars
@@ -65,13 +63,6 @@ def build_resource(item, vs):
     else:
         goal = fd.cumulative([(v, d, h) for v, (d, h) in zip(vs, tasks, strict=True)], limit)
     return goal, lambda a: fits(tasks, limit, a)
-
-
-def agrees_with_brute_force(model, build):
-    """``run``'s answers to the model are the assignments brute force accepts."""
-    n, domains, items = model
-    got, expected = solve(items, build, n, candidates_of(domains))
-    assert_same_answers(got, expected)
 
 
 @SETTINGS
