@@ -3,7 +3,10 @@
 import itertools
 import random
 
+import pytest
+
 from relqueens import (
+    DomainError,
     Residual,
     conde,
     eq,
@@ -295,3 +298,13 @@ def test_expressions_in_the_query_come_back_as_values():
     (r,) = run(1, x + y, fd.in_(x, y, interval(0, 3)), x < y, residual=True)
     assert repr(r.term) == f"{x} + {y}"  # open variables stay in a residual answer
     assert run_all(x * 3 + 1, eq(x, 2)) == (7,)  # no FD store at all
+
+
+def test_a_domain_too_wide_for_a_constraint_is_named():
+    """A global that needs bitsets names the domain it cannot take, not "no domain"."""
+    a, b = vars(2)
+    wide = fd.in_(a, b, interval(0, 10**9))
+    with pytest.raises(DomainError, match=r"at most 16,777,216 values.*\{0\.\.1000000000\}"):
+        run(1, (a, b), wide, fd.disjunctive([a, b], [3, 2]))
+    with pytest.raises(DomainError, match="has no domain"):
+        run(1, (a, b), fd.disjunctive([a, b], [3, 2]))

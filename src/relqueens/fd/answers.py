@@ -28,7 +28,7 @@ from ..logic.reify import reify
 from ..logic.run import run as logic_run
 from ..logic.state import State, isvar, walk
 from ..logic.tabling import Tabled
-from .domain import Domain, Wide, as_domain
+from .domain import MAX_WIDTH, Domain, Wide, as_domain
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
 from .labeling import check_finite, free_vars, search, solved_state
@@ -101,6 +101,12 @@ def _term_vars(term: Any) -> Iterator[Any]:
 
 def _check_pending(store: FDStore) -> None:
     for v, constraints in store.pending.items():
+        d = store.domain(v)
+        if d is not None:  # a Wide domain: too many values for this constraint's bitsets
+            raise DomainError(
+                f"{v} appears in {constraints[0]!r}, which needs a domain of at most "
+                f"{MAX_WIDTH:,} values, but its domain is {d!r}; narrow it with fd.in_"
+            )
         raise DomainError(
             f"{v} appears in {constraints[0]!r} but has no domain; give it one with fd.in_"
         )
