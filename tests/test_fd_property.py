@@ -948,6 +948,27 @@ def test_sums_over_distinct_variables_equal_brute_force(model):
 
 
 @st.composite
+def difference_models(draw):
+    """``d == x - y`` and the like (:class:`UnitDifference`), beside a distinct group, holes and pins."""
+    n, domains, pins = draw(base_model(n_min=3, n_max=5, lo=-2, hi=5, max_size=5))
+    items = common_items(domains, pins)
+    for _ in range(draw(st.integers(1, 3))):
+        xs = draw(st.lists(st.integers(0, n - 1), min_size=3, max_size=3, unique=True))
+        signs = draw(st.sampled_from([[1, -1, -1], [1, 1, -1], [-1, 1, -1], [-1, -1, 1]]))
+        items.append(("sum", xs, signs, "==", draw(st.integers(-4, 4))))
+    if draw(st.booleans()):
+        group = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+        items.append(("group", draw(st.sampled_from(["distinct", "all_distinct"])), group, 0))
+    return n, domains, shuffled(draw, items)
+
+
+@SETTINGS
+@given(difference_models())
+def test_differences_of_three_terms_equal_brute_force(model):
+    agrees_with_brute_force(model, build_distinct_sum)
+
+
+@st.composite
 def bool_sum_models(draw):
     """Sums with one coefficient over 0/1 variables (:class:`BoolSum`), beside other relations."""
     n, domains, pins = draw(base_model(n_min=2, n_max=6, lo=0, hi=1, max_size=2))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .propagators import Linear, Propagator, keep_ge, narrow
+from .propagators import Linear, Propagator, UnitDifference, keep_ge, narrow
 
 if TYPE_CHECKING:
     from .domain import Dom
@@ -101,7 +101,7 @@ def difference_sums(model: Model, group: list[int], source: object) -> Differenc
     members = set(group)
     edges: dict[tuple[int, int], int] = {}
     for entry in model.props:
-        if entry[0] == "prop" and type(entry[1]) is Linear:
+        if entry[0] == "prop" and type(entry[1]) in (Linear, UnitDifference):
             found = _difference(entry[1], members)
             if found is not None:
                 edges.setdefault((found[1], found[2]), found[0])

@@ -31,6 +31,7 @@ from .propagators import (
     Propagator,
     Term,
     Times,
+    UnitDifference,
     fixpoint,
     high,
     keep_ge,
@@ -643,6 +644,8 @@ class Posting:
 
     def sum_of(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object) -> Linear:
         """A :class:`DistinctSum` if ``terms`` share a coefficient and lie in one ``distinct`` group, else a :class:`Linear`."""
+        if op == "==" and len(terms) == 3 and {a for _, a in terms} == {1, -1}:
+            return UnitDifference(terms, k, op, source)
         if op == "!=" or len({a for _, a in terms}) > 1:
             return Linear(terms, k, op, source)
         D, off = self.store.D, self.store.model.off

@@ -535,6 +535,44 @@ class BoolSum(Linear):
         return True
 
 
+class UnitDifference(Linear):
+    """A Linear ``==`` over three terms with coefficients +-1 of both signs (``d == x - y``).
+
+    Bounds consistent, as :class:`Linear`; once one term is fixed and the two
+    left have opposite signs (``x - y == c``: a Golomb ruler's difference
+    once a mark is placed), those two are domain consistent too, their
+    bitsets shifted and intersected as :class:`EqOffset` does, so a value
+    one of them loses (to a ``distinct``) is lost by the other.
+    """
+
+    __slots__ = ()
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        if not Linear.propagate(self, D, off, queue, i):
+            return False
+        (p, a), (q, b), (r, c) = self.terms
+        dp, dq, dr = D[p], D[q], D[r]
+        if type(dp) is not int or type(dq) is not int or type(dr) is not int:
+            return True
+        if not dp & (dp - 1):
+            k, (x, ax), (y, ay) = self.k + a * (off[p] + dp.bit_length() - 1), (q, b), (r, c)
+        elif not dq & (dq - 1):
+            k, (x, ax), (y, ay) = self.k + b * (off[q] + dq.bit_length() - 1), (p, a), (r, c)
+        elif not dr & (dr - 1):
+            k, (x, ax), (y, ay) = self.k + c * (off[r] + dr.bit_length() - 1), (p, a), (q, b)
+        else:
+            return True
+        if ax == ay:
+            return True  # x + y == -k: a mirror, left to the bounds
+        dx, dy = D[x], D[y]
+        if not dx & (dx - 1) or not dy & (dy - 1):
+            return True  # one is fixed: Linear has settled the other
+        s = off[y] + (-k if ax == 1 else k) - off[x]  # x == y + (the shift)
+        nx = dx & (dy << s if s >= 0 else dy >> -s)
+        back = nx >> s if s >= 0 else nx << -s
+        return narrow(D, queue, x, nx) and narrow(D, queue, y, dy & back)
+
+
 class DistinctSum(Linear):
     """A :class:`Linear` ``==`` or ``<=`` with one coefficient, over variables that take distinct values.
 
