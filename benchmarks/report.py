@@ -73,26 +73,17 @@ def targets(results: dict) -> list[dict]:
         " s",
     )
     for n in (10, 11, 12):
-        add(
-            f"5. all / symmetry classes, leftmost, n={n}",
-            _ratio(
-                median(results, "all", "relqueens", n),
-                median(results, "all", "relqueens-symmetry", n),
-            ),
-            3,
-            False,
-            "x",
-        )
-        add(
-            f"5. all / symmetry classes, ff, n={n}",
-            _ratio(
-                median(results, "all", "relqueens-ff", n),
-                median(results, "all", "relqueens-symmetry-ff", n),
-            ),
-            3,
-            False,
-            "x",
-        )
+        for select, suffix in (("leftmost", ""), ("ff", "-ff")):
+            add(
+                f"5. all / symmetry classes, {select}, n={n}",
+                _ratio(
+                    median(results, "all", f"relqueens{suffix}", n),
+                    median(results, "all", f"relqueens-symmetry{suffix}", n),
+                ),
+                3,
+                False,
+                "x",
+            )
     for n in (12, 13):
         add(
             f"7. count, 1 worker / 2 workers, n={n} (speed-up)",
