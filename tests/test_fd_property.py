@@ -184,15 +184,22 @@ def candidates_of(domains, omit=(), implied=()):
 @st.composite
 def distinct_models(draw):
     n, domains, pins = draw(base_model(lo=-2, hi=3, max_size=4))
-    # different variables, now and then with a constant or a repeated variable (never distinct)
+    # now and then values far apart (sparse bitsets): the model scaled
+    scale = draw(st.sampled_from([1, 1, 1, 100_003]))
+    domains = [{v * scale for v in d} for d in domains]
+    pins = [(i, c * scale if isinstance(c, int) else c, how) for i, c, how in pins]
+    offsets = st.sampled_from([0, 0, 0, -1, 1, 2]).map(lambda c: c * scale)
+    # different variables (x or x + c), now and then with a constant or a repeated variable
     terms = [
-        ("v", i) for i in draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=4, unique=True))
+        ("v", i, draw(offsets))
+        for i in draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=4, unique=True))
     ]
     extra = draw(st.sampled_from(["none", "none", "none", "const", "repeat"]))
     if extra == "const":
-        terms.append(("c", draw(st.integers(-2, 3))))
-    elif extra == "repeat":
-        terms.append(draw(st.sampled_from(terms)))
+        terms.append(("c", draw(st.integers(-2, 3)) * scale))
+    elif extra == "repeat":  # never distinct with the same offset; with another, two views of x
+        terms.append(("v", draw(st.sampled_from(terms))[1], draw(offsets)))
+    repeated = len({t[1] for t in terms if t[0] == "v"}) < sum(t[0] == "v" for t in terms)
     terms = shuffled(draw, terms)
     extra = draw(
         st.lists(
@@ -200,22 +207,26 @@ def distinct_models(draw):
                 st.integers(0, n - 1),
                 st.sampled_from(OP_NAMES),
                 st.integers(0, n - 1),
-                st.integers(-2, 2),
+                st.integers(-2, 2).map(lambda c: c * scale),
             ),
             max_size=1,
         )
     )
     items = common_items(domains, pins) + [("alldiff", terms)] + [("rel",) + e for e in extra]
     aliased = any(isinstance(c, tuple) for _, c, _ in pins)
-    return n, domains, shuffled(draw, items), bool(extra) or aliased
+    return n, domains, shuffled(draw, items), bool(extra) or aliased or repeated
 
 
 def term_of(t, vs):
-    return vs[t[1]] if t[0] == "v" else t[1]
+    """Term ``("v", i)`` or ``("v", i, c)`` (``x_i + c``) as an expression, ``("c", k)`` as ``k``."""
+    if t[0] != "v":
+        return t[1]
+    c = t[2] if len(t) > 2 else 0
+    return vs[t[1]] + c if c else vs[t[1]]
 
 
 def value_of(t, a):
-    return a[t[1]] if t[0] == "v" else t[1]
+    return a[t[1]] + (t[2] if len(t) > 2 else 0) if t[0] == "v" else t[1]
 
 
 def build_distinct(kind):

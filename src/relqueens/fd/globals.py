@@ -50,133 +50,196 @@ def _union(D: list[Dom], off: list[int], xs: list[int]) -> Domain:
 class AllDistinctProp(Propagator):
     """All different, domain consistent (Régin): a value no maximum matching gives a variable is removed.
 
-    A maximum matching of variables to values is found by augmenting paths;
-    then an edge ``x = v`` outside the matching survives only if it lies on
-    an alternating cycle (``x`` and ``v`` in one strongly connected
-    component) or on an alternating path from a free value.
+    Domains are bitsets over one base. A maximum matching of variables to
+    values is found by augmenting paths (from the last matching found). The
+    values reachable from a free value by alternating paths, and the
+    variables that may take them, keep every value they reach; the variables
+    left over take exactly the values matched to them (a Hall set): the
+    others lose those values, and among themselves they keep an edge only on
+    an alternating cycle (one strongly connected component).
     """
 
-    __slots__ = ("hint",)
+    __slots__ = ("hint", "members")
     slow = True
 
-    def __init__(self, xs: tuple[int, ...], source: object = None) -> None:
-        self.vars, self.source = xs, source
-        self.hint: dict[int, int] = {}
-        """The value each variable had in the last matching found (any branch): where to start."""
+    def __init__(self, members: tuple[tuple[int, int], ...], source: object = None) -> None:
+        self.members, self.source = members, source
+        """The terms ``x_i + c`` as pairs ``(i, c)``."""
+        self.vars = tuple(dict.fromkeys(i for i, _ in members))
+        self.hint: tuple[int, list[int]] = (0, [0] * len(members))
+        """The base and the value (a bit) of each term in the last matching found (any branch)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        taken: set[int] = set()  # the values of the fixed variables: no one else's
-        xs = []
-        for x in self.vars:
-            d: int = D[x]
+        members = self.members
+        base = min([off[x] + c for x, c in members])
+        taken = 0  # the values of the fixed terms: no one else's
+        opens: list[int] = []  # the open terms' positions in members
+        doms: list[int] = []
+        for k, (x, c) in enumerate(members):
+            d: int = D[x] << off[x] + c - base
             if d & (d - 1):
-                xs.append(x)
+                opens.append(k)
+                doms.append(d)
+            elif taken & d:
+                return False
             else:
-                v = off[x] + d.bit_length() - 1
-                if v in taken:
-                    return False
-                taken.add(v)
-        doms = [[v for v in _values(D[x], off[x]) if v not in taken] for x in xs]
-        hint = self.hint
-        match = _matching(doms, [hint.get(x) for x in xs])
+                taken |= d
+        if taken:
+            doms = [d & ~taken for d in doms]
+        union = 0
+        for d in doms:
+            union |= d
+        values = None
+        if union.bit_length() > 64 + 4 * union.bit_count():  # sparse: number the values
+            values = _bits(union)
+            rank = {bit: 1 << r for r, bit in enumerate(values)}
+            doms = [sum(rank[bit] for bit in _bits(d)) for d in doms]
+            match = _matching(doms, [0] * len(doms))
+        else:
+            hint_base, hint = self.hint
+            if hint_base != base:
+                hint = [0] * len(members)
+                self.hint = base, hint
+            match = _matching(doms, [hint[k] for k in opens])
+            if match is not None:
+                for k, m in zip(opens, match):
+                    hint[k] = m
         if match is None:
             return False
-        hint.update(zip(xs, match))
-        keep = _vital(doms, match)
-        for x, kept in zip(xs, keep):
-            if len(kept) < D[x].bit_count():
-                o, nd = off[x], 0
-                for v in kept:
-                    nd |= 1 << (v - o)
-                if not narrow(D, queue, x, nd):
-                    return False
+        for k, kept in zip(opens, _vital(doms, match)):
+            if values is not None:
+                kept = _unsqueeze(kept, values)
+            x, c = members[k]
+            s = off[x] + c - base
+            if kept != D[x] << s and not narrow(D, queue, x, kept >> s):
+                return False
         return True
 
 
-def _matching(doms: list[list[int]], start: list[int | None]) -> list[int] | None:
-    """A value for each variable, all different (``None`` if there is none): augmenting paths.
+def _bits(d: int) -> list[int]:
+    """The bits of ``d``, lowest first."""
+    bits = []
+    while d:
+        bit = d & -d
+        d ^= bit
+        bits.append(bit)
+    return bits
 
-    ``start`` suggests a value per variable (kept where it is still free and in the domain).
+
+def _unsqueeze(d: int, values: list[int]) -> int:
+    """The bitset of the ``values`` whose ranks are the bits of ``d``."""
+    return sum(values[bit.bit_length() - 1] for bit in _bits(d))
+
+
+def _matching(doms: list[int], start: list[int]) -> list[int] | None:
+    """A value (one bit) for each variable's bitset, all different (``None`` if there is none).
+
+    ``start`` suggests a bit per variable (0: none), kept where it is still
+    free and in the domain; the others are matched by breadth-first
+    augmenting paths, fewest values first.
     """
-    owner: dict[int, int] = {}
-    match: list[int | None] = [None] * len(doms)
-    for k, v in enumerate(start):
-        if v is not None and v not in owner and v in doms[k]:
-            owner[v] = k
-            match[k] = v
-    for k in sorted(range(len(doms)), key=lambda k: len(doms[k])):
-        if match[k] is not None:
-            continue
-        seen: set[int] = set()
-        stack = [(k, iter(doms[k]))]
-        path: list[tuple[int, int]] = []
-        found = False
-        while stack and not found:
-            x, values = stack[-1]
-            for v in values:
-                if v in seen:
-                    continue
-                seen.add(v)
-                path.append((x, v))
-                y = owner.get(v)
-                if y is None:
-                    found = True
-                else:
-                    stack.append((y, iter(doms[y])))
+    owner: dict[int, int] = {}  # bit -> variable
+    match = [0] * len(doms)
+    unmatched = []
+    for k, bit in enumerate(start):
+        if bit & doms[k] and bit not in owner:
+            owner[bit] = k
+            match[k] = bit
+        else:
+            unmatched.append(k)
+    if not unmatched:
+        return match
+    owned = sum(owner)
+    unmatched.sort(key=lambda k: doms[k].bit_count())
+    for k in unmatched:
+        seen = 0
+        via: dict[int, int] = {}  # variable -> the variable whose value it gives up
+        todo = [k]
+        for y in todo:
+            new = doms[y] & ~seen
+            seen |= new
+            free = new & ~owned
+            if free:
+                bit = free & -free
+                owned |= bit
+                while True:  # y takes bit; the variable before it takes y's old value
+                    old = match[y]
+                    match[y] = bit
+                    owner[bit] = y
+                    if y == k:
+                        break
+                    y, bit = via[y], old
                 break
-            else:
-                stack.pop()
-                if path:
-                    path.pop()
-        if not found:
+            while new:
+                bit = new & -new
+                new ^= bit
+                w = owner[bit]
+                via[w] = y
+                todo.append(w)
+        else:
             return None
-        for x, v in path:
-            owner[v] = x
-            match[x] = v
-    return match  # type: ignore[return-value]  # every variable got a value
+    return match
 
 
-def _vital(doms: list[list[int]], match: list[int]) -> list[list[int]]:
-    """For each variable, the values some maximum matching gives it."""
-    n = len(doms)
-    owner = {v: k for k, v in enumerate(match)}
-    # nodes: variables 0..n-1, values n.. ; edges: var -> matched value, value -> other vars that may take it
-    ids = {v: n + j for j, v in enumerate(sorted({v for d in doms for v in d}))}
-    succ = [0] * (n + len(ids))  # bitmasks
-    for k, d in enumerate(doms):
-        succ[k] |= 1 << ids[match[k]]
-        for v in d:
-            if v != match[k]:
-                succ[ids[v]] |= 1 << k
-    reached = todo = sum(1 << ids[v] for v in ids if v not in owner)  # the free values
-    while todo:
-        bit = todo & -todo
-        todo ^= bit
-        new = succ[bit.bit_length() - 1] & ~reached
-        reached |= new
-        todo |= new
-    comp = _components(succ)
-    return [
-        [v for v in d if v == match[k] or (reached >> ids[v]) & 1 or comp[ids[v]] == comp[k]]
-        for k, d in enumerate(doms)
-    ]
+def _vital(doms: list[int], match: list[int]) -> list[int]:
+    """For each variable, the values (a bitset) some maximum matching gives it."""
+    reach = 0  # the values an alternating path from a free value reaches
+    for d in doms:
+        reach |= d
+    for m in match:
+        reach ^= m
+    left = list(range(len(doms)))  # the variables no such path has reached yet
+    grew = reach != 0
+    while grew and left:
+        grew = False
+        unreached = []
+        for k in left:
+            if doms[k] & reach:
+                reach |= match[k]
+                grew = True
+            else:
+                unreached.append(k)
+        left = unreached
+    if not left:
+        return doms
+    hall = 0  # the values of the variables left: theirs alone
+    for k in left:
+        hall |= match[k]
+    keep = [d & ~hall for d in doms] if len(left) < len(doms) else doms[:]
+    # a graph on the values of the Hall set: a value leads to the others its variable may take
+    succ = [0] * hall.bit_length()
+    for k in left:
+        m = match[k]
+        succ[m.bit_length() - 1] = doms[k] ^ m
+    comp = _components(succ, hall)
+    cycle: dict[int, int] = {}  # component -> its values
+    rest = hall
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        c = comp[bit.bit_length() - 1]
+        cycle[c] = cycle.get(c, 0) | bit
+    for k in left:
+        keep[k] = doms[k] & cycle[comp[match[k].bit_length() - 1]]
+    return keep
 
 
-def _components(succ: list[int]) -> list[int]:
+def _components(succ: list[int], nodes: int = -1) -> list[int]:
     """Strongly connected components (Tarjan's, without recursion): a component number per node.
 
-    Node ``v`` leads to the nodes of bitmask ``succ[v]``; edges into a
-    finished component are skipped all at once.
+    Node ``v`` leads to the nodes of bitmask ``succ[v]``; only the nodes of
+    bitmask ``nodes`` (default: all) are numbered, and edges into a finished
+    component are skipped all at once.
     """
     n = len(succ)
     index = [-1] * n
     low = [0] * n
     comp = [-1] * n
     stack: list[int] = []
-    live = (1 << n) - 1  # the nodes not in a finished component
+    live = nodes & (1 << n) - 1  # the nodes not in a finished component
     counter = ncomp = 0
     for root in range(n):
-        if index[root] >= 0:
+        if index[root] >= 0 or not (live >> root) & 1:
             continue
         index[root] = low[root] = counter
         counter += 1
@@ -654,23 +717,20 @@ class AllDistinct(Constraint):
     name = "all_distinct"
 
     def post_on(self, posting: Posting) -> bool:
-        atoms = [t.offset_var()[0] if isinstance(t, Lin) else t for t in self.terms]  # type: ignore[index]  # x + c terms (distinct)
-        found = posting.indices(atoms, self)
+        pairs = [
+            t.offset_var() if isinstance(t, Lin) else (t, 0) for t in self.terms
+        ]  # x + c terms (distinct)
+        found = posting.indices([v for v, _ in pairs], self)  # type: ignore[misc]  # as above
         if type(found) is bool:
             return found
-        xs = [
-            posting.as_index(t, self) if isinstance(t, Lin) else i
-            for t, i in zip(self.terms, found)
-        ]
-        if any(x is False for x in xs):
+        members = [(i, c) for i, (_, c) in zip(found, pairs)]  # type: ignore[misc]  # as above
+        if len(set(members)) < len(members):
             return False
-        if len(set(xs)) < len(xs):
-            return False
-        if len(xs) > 1:
+        if len(members) > 1:
             return (
-                posting.group([(x, 0) for x in xs], self)
-                and posting.attach(AllDistinctProp(tuple(xs), self))
-                and posting.differences(xs, self)
+                posting.group(members, self)
+                and posting.attach(AllDistinctProp(tuple(members), self))
+                and (any(c for _, c in members) or posting.differences(found, self))
             )
         return True
 
@@ -788,6 +848,6 @@ class Circuit(Constraint):
                 return False
         return (
             posting.group([(x, 0) for x in xs], self)
-            and posting.attach(AllDistinctProp(tuple(xs), self))
+            and posting.attach(AllDistinctProp(tuple((x, 0) for x in xs), self))
             and posting.attach(CircuitProp(tuple(xs), self))
         )

@@ -603,7 +603,10 @@ def _distinct_groups(model: Model) -> list[frozenset[int]]:
     for e in model.props:
         if e[0] == "distinct" and all(c == 0 for _, c in e[1]):
             groups.append(frozenset(i for i, _ in e[1]))
-        elif e[0] == "prop" and type(e[1]) in (AllDistinctProp, CircuitProp):
+        elif e[0] == "prop" and (
+            type(e[1]) is CircuitProp
+            or (type(e[1]) is AllDistinctProp and all(c == 0 for _, c in e[1].members))
+        ):
             groups.append(frozenset(e[1].vars))
     return groups
 
