@@ -17,7 +17,6 @@ from .propagators import (
     LeOffset,
     Linear,
     Propagator,
-    fixed,
     high,
     keep_ge,
     keep_le,
@@ -200,16 +199,26 @@ class Reified(Propagator):
             self.enforce = (LeOffset(y, x, k - 1), LeOffset(x, y, -k))
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        db, b = D[self.b], self.b
-        if fixed(db):
-            return self.enforce[1 if low(db, off[b]) else 0].propagate(D, off, queue, i)
+        b = self.b
+        db: int = D[b]  # 0..1: a bitset
+        if not db & (db - 1):
+            return self.enforce[off[b] + db.bit_length() - 1].propagate(D, off, queue, i)
         least: int | float
         most: int | float
         least = most = self.yes.k
         for j, a in self.yes.terms:
-            lo, hi = low(D[j], off[j]), high(D[j], off[j])
-            least += a * (lo if a > 0 else hi)
-            most += a * (hi if a > 0 else lo)
+            d = D[j]
+            if type(d) is int:  # the bitset case inline
+                o = off[j]
+                lo, hi = o + (d & -d).bit_length() - 1, o + d.bit_length() - 1
+            else:
+                lo, hi = d.lo, d.hi
+            if a > 0:
+                least += a * lo
+                most += a * hi
+            else:
+                least += a * hi
+                most += a * lo
         op = self.op
         if op == "<=":
             holds, fails = most <= 0, least > 0
