@@ -59,33 +59,37 @@ class AllDistinctProp(Propagator):
     an alternating cycle (one strongly connected component).
     """
 
-    __slots__ = ("hint", "members")
+    __slots__ = ("hint", "members", "shifts")
     slow = True
 
     def __init__(self, members: tuple[tuple[int, int], ...], source: object = None) -> None:
         self.members, self.source = members, source
         """The terms ``x_i + c`` as pairs ``(i, c)``."""
         self.vars = tuple(dict.fromkeys(i for i, _ in members))
-        self.hint: tuple[int, list[int]] = (0, [0] * len(members))
-        """The base and the value (a bit) of each term in the last matching found (any branch)."""
+        self.shifts: tuple[tuple[int, int], ...] = ()
+        """Per term, ``(i, s)``: its bitset shifted by ``s`` is over one base (set on the first call;
+        the members have bitset domains when posted, so their offsets are final)."""
+        self.hint = [0] * len(members)
+        """The value (a bit over the base) of each term in the last matching found (any branch)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        members = self.members
-        base = min([off[x] + c for x, c in members])
+        shifts = self.shifts
+        if not shifts:
+            base = min([off[x] + c for x, c in self.members])
+            shifts = self.shifts = tuple((x, off[x] + c - base) for x, c in self.members)
         taken = 0  # the values of the fixed terms: no one else's
         opens: list[int] = []  # the open terms' positions in members
-        doms: list[int] = []
-        for k, (x, c) in enumerate(members):
-            d: int = D[x] << off[x] + c - base
+        full: list[int] = []
+        for k, (x, s) in enumerate(shifts):
+            d: int = D[x] << s
             if d & (d - 1):
                 opens.append(k)
-                doms.append(d)
+                full.append(d)
             elif taken & d:
                 return False
             else:
                 taken |= d
-        if taken:
-            doms = [d & ~taken for d in doms]
+        doms = [d & ~taken for d in full] if taken else full
         union = 0
         for d in doms:
             union |= d
@@ -96,23 +100,20 @@ class AllDistinctProp(Propagator):
             doms = [sum(rank[bit] for bit in _bits(d)) for d in doms]
             match = _matching(doms, [0] * len(doms))
         else:
-            hint_base, hint = self.hint
-            if hint_base != base:
-                hint = [0] * len(members)
-                self.hint = base, hint
+            hint = self.hint
             match = _matching(doms, [hint[k] for k in opens])
             if match is not None:
                 for k, m in zip(opens, match):
                     hint[k] = m
         if match is None:
             return False
-        for k, kept in zip(opens, _vital(doms, match)):
+        for k, kept, d in zip(opens, _vital(doms, match), full):
             if values is not None:
                 kept = _unsqueeze(kept, values)
-            x, c = members[k]
-            s = off[x] + c - base
-            if kept != D[x] << s and not narrow(D, queue, x, kept >> s):
-                return False
+            if kept != d:
+                x, s = shifts[k]
+                if not narrow(D, queue, x, kept >> s):
+                    return False
         return True
 
 
