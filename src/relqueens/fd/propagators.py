@@ -564,8 +564,8 @@ class BoolSum(Linear):
             return False
         if opens and (count == self.hi or count + opens == self.lo):
             value = 1 if count == self.hi else 2
-            for j in self.vars:
-                if D[j] == 3:
+            for j, dj in zip(self.vars, domains):
+                if dj == 3:
                     D[j] = value
                     queue.add(j)
         return True
