@@ -541,19 +541,18 @@ class BoolSum(Linear):
         a, b = watched
         if D[a] != d and D[b] != d:
             return True
-        keep = [w for w in watched if D[w] != d]  # one at most
+        other = a if D[a] != d else b if D[b] != d else -1  # the watch that is not v, if any
         for j in self.backwards:
-            if D[j] != d and j not in keep:
-                keep.append(j)
-                if len(keep) == 2:
-                    watched[:] = keep
+            if j != other and D[j] != d:
+                if other >= 0:
+                    watched[0], watched[1] = other, j
                     return True
-        if not keep:  # every term is v: the count is past its bound
+                other = j
+        if other < 0:  # every term is v: the count is past its bound
             return False
-        (x,) = keep  # the one term left that is not v takes the other value
-        if D[x] == 3:
-            D[x] = 3 ^ d
-            queue.add(x)
+        if D[other] == 3:  # the one term left that is not v takes the other value
+            D[other] = 3 ^ d
+            queue.add(other)
         return True
 
     def count(self, D: list[Dom], queue: set[int]) -> bool:
