@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
-from relqueens import SearchLimit, eq, fd, vars
+from relqueens import SearchLimit, conde, eq, fd, vars
 from relqueens import run as engine_run
 from relqueens.fd.evaluate import COMPARE
 
@@ -1003,6 +1003,41 @@ def bool_sum_models(draw):
 @given(bool_sum_models())
 def test_sums_of_0_1_variables_equal_brute_force(model):
     agrees_with_brute_force(model, build_distinct_sum)
+
+
+@st.composite
+def watched_bool_sum_models(draw):
+    """Overlapping counts over 0/1 variables (exactly/at most/at least ``k`` of them, or not all)."""
+    n = draw(st.integers(3, 7))
+    lines = []
+    for _ in range(draw(st.integers(2, 5))):
+        xs = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+        op, k = draw(
+            st.sampled_from([("==", 1), ("<=", 1), (">=", 1), ("<=", len(xs) - 1), ("==", 2)])
+        )
+        lines.append((xs, op, k))
+    orders = [draw(st.permutations(range(n))) for _ in range(2)]
+    values = [draw(st.sampled_from(["up", "down"])) for _ in range(2)]
+    return n, lines, orders, values
+
+
+@SETTINGS
+@given(watched_bool_sum_models())
+def test_watched_counts_in_interleaved_searches_equal_brute_force(model):
+    """Two labelings in different orders, interleaved by ``conde``, share the counts (and their watches)."""
+    n, lines, orders, values = model
+    b = vars(n)
+    sums = [fd.sum([b[i] for i in xs], op, k) for xs, op, k in lines]
+    searches = [
+        [fd.label([b[i] for i in order], order=value)] for order, value in zip(orders, values)
+    ]
+    got = run(0, tuple(b), fd.in_(*b, fd.interval(0, 1)), *sums, conde(*searches))
+    expected = [
+        a
+        for a in itertools.product((0, 1), repeat=n)
+        if all(OPS[op](sum(a[i] for i in xs), k) for xs, op, k in lines)
+    ]
+    assert Counter(got) == Counter(expected * 2)
 
 
 # -- shared random models for labeling, optimisation and limits ---------------------------

@@ -495,13 +495,26 @@ class BoolSum(Linear):
     1) or 3 (open), and counting is ``tuple.count`` on the domains. With
     ``lo``..``hi`` the bounds of the count: once ``hi`` terms are 1 the open
     ones are 0, once only ``lo`` can still be 1 they are all 1 (what bounds
-    consistency does, without the arithmetic). When one side never binds
-    (``lo <= 0``: an at-most), the count wakes only when a variable becomes
-    fixed, and a variable fixed to the value that cannot matter (0 for an
-    at-most) costs nothing: bit ``v`` of ``quiet`` marks those values.
+    consistency does, without the arithmetic).
+
+    Every change of a 0/1 variable fixes it, so the count wakes on fixes. A
+    term fixed to ``v`` matters only when at most ``need`` terms are not
+    ``v`` (``need`` is ``lo`` for 0, ``len - hi`` for 1). ``watched[v]`` is
+    ``[]`` when ``need <= 0`` (that side never binds: an at-most ignores
+    zeros), two terms when ``need == 1`` (watched literals: an exactly-one or
+    an at-least-one), else ``None`` (counted on every call). While neither
+    watched term is ``v``, two terms are not ``v`` and a term fixed to ``v``
+    changes nothing: the call costs two look-ups, not a count. When one is,
+    another term that is not ``v`` takes its place (the last terms first:
+    leftmost labeling fixes them last); when none is left, the one term
+    that is not ``v`` (if any: else the count is past its bound) must take
+    the other value. The watches are checked against the domains at hand on every
+    call, so they are only hints: one left stale by another branch of the
+    search costs a look for a spare, never a missed pruning.
     """
 
-    __slots__ = ("domains", "hi", "lo", "on_fix", "quiet")
+    __slots__ = ("backwards", "domains", "hi", "lo", "watched")
+    on_fix = True
 
     def __init__(
         self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
@@ -509,16 +522,38 @@ class BoolSum(Linear):
         super().__init__(terms, k, op, source)
         self.lo, self.hi = _total_bounds(terms[0][1], k, op)
         self.domains = itemgetter(*self.vars)  # at least two terms: a tuple
-        self.quiet = (self.lo <= 0) | (self.hi >= len(terms)) << 1
-        self.on_fix = self.quiet != 0
+        self.backwards = self.vars[::-1]
+        self.watched: list[list[int] | None] = [
+            [] if need <= 0 else list(self.vars[:2]) if need == 1 else None
+            for need in (self.lo, len(terms) - self.hi)
+        ]
 
     def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         return self.count(D, queue)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        if self.on_fix and self.quiet >> D[i].bit_length() - 1 & 1:
+        d = D[i]
+        watched = self.watched[d >> 1]
+        if watched is None:
+            return self.count(D, queue)
+        if not watched:
             return True
-        return self.count(D, queue)
+        a, b = watched
+        if D[a] != d and D[b] != d:
+            return True
+        other = a if D[a] != d else b if D[b] != d else -1  # the watch that is not v, if any
+        for j in self.backwards:
+            if j != other and D[j] != d:
+                if other >= 0:
+                    watched[0], watched[1] = other, j
+                    return True
+                other = j
+        if other < 0:  # every term is v: the count is past its bound
+            return False
+        if D[other] == 3:  # the one term left that is not v takes the other value
+            D[other] = 3 ^ d
+            queue.add(other)
+        return True
 
     def count(self, D: list[Dom], queue: set[int]) -> bool:
         """Count the ones and the open terms, and fix the open ones if the count is at a bound."""
@@ -528,8 +563,8 @@ class BoolSum(Linear):
             return False
         if opens and (count == self.hi or count + opens == self.lo):
             value = 1 if count == self.hi else 2
-            for j in self.vars:
-                if D[j] == 3:
+            for j, dj in zip(self.vars, domains):
+                if dj == 3:
                     D[j] = value
                     queue.add(j)
         return True
