@@ -599,7 +599,16 @@ def _shifted(D: list[Dom], queue: set[int], x: int, y: int, s: int) -> bool:
     """``x == y`` with bit ``p`` of ``y`` standing for bit ``p + s`` of ``x``: domain consistent."""
     dx, dy = D[x], D[y]
     nx = dx & (dy << s if s >= 0 else dy >> -s)
-    return narrow(D, queue, x, nx) and narrow(D, queue, y, dy & (nx >> s if s >= 0 else nx << -s))
+    if not nx:
+        return False
+    ny = nx >> s if s >= 0 else nx << -s  # within dy: each bit of nx came from one of dy's
+    if nx != dx:
+        D[x] = nx
+        queue.add(x)
+    if ny != dy:
+        D[y] = ny
+        queue.add(y)
+    return True
 
 
 class DistinctSum(Linear):
