@@ -573,39 +573,77 @@ class BoolSum(Linear):
 class UnitDifference(Linear):
     """A Linear ``==`` over three terms with coefficients +-1 of both signs (``d == x - y``).
 
-    Bounds consistent, as :class:`Linear`; once one term is fixed and the two
-    left have opposite signs (``x - y == c``: a Golomb ruler's difference
-    once a mark is placed), those two are domain consistent too, their
-    bitsets shifted and intersected as :class:`EqOffset` does, so a value
-    one of them loses (to a ``distinct``) is lost by the other.
+    Written ``u == v + w + c`` (``u`` the term whose sign the other two do
+    not share). Bounds consistent, as :class:`Linear`; once ``v`` or ``w``
+    is fixed (``u - w == c'``: a Golomb ruler's difference once a mark is
+    placed), the two left are domain consistent too, their bitsets shifted
+    and intersected as :class:`EqOffset` does, so a value one of them loses
+    (to a ``distinct``) is lost by the other. Bitset domains take a path of
+    their own, with no term list to walk.
     """
 
-    __slots__ = ()
+    __slots__ = ("c", "u", "v", "w")
+
+    def __init__(
+        self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
+    ) -> None:
+        super().__init__(terms, k, op, source)
+        lone = -sum(a for _, a in terms)  # the sign the other two do not share
+        (self.u, a), (self.v, _), (self.w, _) = sorted(terms, key=lambda t: t[1] != lone)
+        self.c = -a * k  # a * u - a * v - a * w + k == 0
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        if not Linear.propagate(self, D, off, queue, i):
+        u, v, w, c = self.u, self.v, self.w, self.c
+        du, dv, dw = D[u], D[v], D[w]
+        if type(du) is not int or type(dv) is not int or type(dw) is not int:
+            return Linear.propagate(self, D, off, queue, i)
+        ou, ov, ow = off[u], off[v], off[w]
+        if not dv & (dv - 1):
+            return _shifted(D, queue, u, w, ow + ov + dv.bit_length() - 1 + c - ou)
+        if not dw & (dw - 1):
+            return _shifted(D, queue, u, v, ov + ow + dw.bit_length() - 1 + c - ou)
+        lv, hv = ov + (dv & -dv).bit_length() - 1, ov + dv.bit_length() - 1
+        lw, hw = ow + (dw & -dw).bit_length() - 1, ow + dw.bit_length() - 1
+        nu = _clip(du, ou, lv + lw + c, hv + hw + c)
+        if not nu:
             return False
-        (p, a), (q, b), (r, c) = self.terms
-        dp, dq, dr = D[p], D[q], D[r]
-        if type(dp) is not int or type(dq) is not int or type(dr) is not int:
-            return True
-        if not dp & (dp - 1):
-            k, (x, ax), (y, ay) = self.k + a * (off[p] + dp.bit_length() - 1), (q, b), (r, c)
-        elif not dq & (dq - 1):
-            k, (x, ax), (y, ay) = self.k + b * (off[q] + dq.bit_length() - 1), (p, a), (r, c)
-        elif not dr & (dr - 1):
-            k, (x, ax), (y, ay) = self.k + c * (off[r] + dr.bit_length() - 1), (p, a), (q, b)
-        else:
-            return True
-        if ax == ay:
-            return True  # x + y == -k: a mirror, left to the bounds
-        dx, dy = D[x], D[y]
-        if not dx & (dx - 1) or not dy & (dy - 1):
-            return True  # one is fixed: Linear has settled the other
-        s = off[y] + (-k if ax == 1 else k) - off[x]  # x == y + (the shift)
-        nx = dx & (dy << s if s >= 0 else dy >> -s)
-        back = nx >> s if s >= 0 else nx << -s
-        return narrow(D, queue, x, nx) and narrow(D, queue, y, dy & back)
+        lu, hu = ou + (nu & -nu).bit_length() - 1, ou + nu.bit_length() - 1
+        nv = _clip(dv, ov, lu - hw - c, hu - lw - c)
+        if not nv:
+            return False
+        lv, hv = ov + (nv & -nv).bit_length() - 1, ov + nv.bit_length() - 1
+        nw = _clip(dw, ow, lu - hv - c, hu - lv - c)
+        if not nw:
+            return False
+        for j, d, nd in ((u, du, nu), (v, dv, nv), (w, dw, nw)):
+            if nd != d:
+                D[j] = nd
+                queue.add(j)
+        return True
+
+
+def _clip(d: int, o: int, lo: int, hi: int) -> int:
+    """Bitset ``d`` (offset ``o``) without its values outside ``lo..hi`` (0: none left)."""
+    top = hi - o + 1
+    if top < d.bit_length():
+        d = d & (1 << top) - 1 if top > 0 else 0
+    return d >> lo - o << lo - o if lo > o else d
+
+
+def _shifted(D: list[Dom], queue: set[int], x: int, y: int, s: int) -> bool:
+    """``x == y`` with bit ``p`` of ``y`` standing for bit ``p + s`` of ``x``: domain consistent."""
+    dx, dy = D[x], D[y]
+    nx = dx & (dy << s if s >= 0 else dy >> -s)
+    if not nx:
+        return False
+    ny = nx >> s if s >= 0 else nx << -s  # within dy: each bit of nx came from one of dy's
+    if nx != dx:
+        D[x] = nx
+        queue.add(x)
+    if ny != dy:
+        D[y] = ny
+        queue.add(y)
+    return True
 
 
 class DistinctSum(Linear):
