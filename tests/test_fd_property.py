@@ -864,6 +864,48 @@ def test_reification_and_connectives_equal_brute_force(model):
     agrees_with_brute_force(model, build_reif)
 
 
+@st.composite
+def value_reif_models(draw):
+    """Reifications ``b == (a * x == c)`` / ``!=`` of one variable, with a few plain constraints;
+    the domains first (the bitset case) or anywhere."""
+    n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
+    idx = st.integers(0, n - 1)
+    reifs = draw(
+        st.lists(
+            st.tuples(
+                st.just("rv"),
+                st.sampled_from(["b==", "fd.reify"]),
+                idx,
+                idx,
+                st.sampled_from([1, 1, 1, -1, 2]),
+                st.sampled_from(["==", "!="]),
+                st.integers(-4, 4),
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    if draw(st.booleans()):
+        rest = shuffled(draw, reifs + constraints + common_items([], pins))
+        return n, domains, common_items(domains, []) + rest
+    return n, domains, shuffled(draw, reifs + constraints + common_items(domains, pins))
+
+
+def build_value_reif(item, vs):
+    if item[0] != "rv":
+        return build_plain(item, vs)
+    _, how, b, x, a, op, c = item
+    rel = RELATE[op](a * vs[x], c)
+    goal = vs[b] == rel if how == "b==" else fd.reify(rel, vs[b])
+    return goal, lambda v: v[b] == int(OPS[op](a * v[x], c))
+
+
+@SETTINGS
+@given(value_reif_models())
+def test_reified_comparisons_with_a_value_equal_brute_force(model):
+    agrees_with_brute_force(model, build_value_reif)
+
+
 # -- 8. fd.sum and fd.scalar_product ------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ from unification import Var
 
 from ..logic.search import STEP, Goal
 from ..logic.state import State, Subst, isvar, unify_state, walk
-from .arith import Function, Reified, function_range
+from .arith import Function, Reified, ReifiedValue, function_range
 from .differences import difference_sums
 from .domain import Domain, Wide, bounded, interval
 from .propagators import (
@@ -626,6 +626,12 @@ class Posting:
         if not items:
             truth = {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]
             return b if self.unary(b, 1, -int(truth), "==") else False
+        if len(items) == 1 and op != "<=":
+            ((x, a),) = items.items()
+            if k % a:  # a * x == -k has no integer solution
+                return b if self.unary(b, 1, -int(op == "!="), "==") else False
+            if type(D[x]) is int:
+                return b if self.attach(ReifiedValue(x, -k // a, b, op == "==", rel)) else False
         return b if self.attach(Reified(tuple(items.items()), k, op, b, rel)) else False
 
     def post_flat(self, items: dict[int, int], k: int, op: str, source: object) -> bool:
