@@ -906,6 +906,44 @@ def test_reified_comparisons_with_a_value_equal_brute_force(model):
     agrees_with_brute_force(model, build_value_reif)
 
 
+@st.composite
+def abs_difference_ne_models(draw):
+    """``abs(x - y + k) != m`` (or ``m != abs(...)``), ``x`` and ``y`` possibly one variable,
+    with a few plain constraints, in any order."""
+    n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
+    idx = st.integers(0, n - 1)
+    items = draw(
+        st.lists(
+            st.tuples(
+                st.just("absne"),
+                idx,
+                idx,
+                st.integers(-2, 2),
+                st.integers(-1, 4),
+                st.booleans(),
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    return n, domains, shuffled(draw, items + constraints + common_items(domains, pins))
+
+
+def build_abs_difference_ne(item, vs):
+    if item[0] != "absne":
+        return build_plain(item, vs)
+    _, i, j, k, m, flip = item
+    term = abs(vs[i] - vs[j] + k)
+    goal = (m != term) if flip else (term != m)
+    return goal, lambda a: abs(a[i] - a[j] + k) != m
+
+
+@SETTINGS
+@given(abs_difference_ne_models())
+def test_abs_difference_not_equal_equals_brute_force(model):
+    agrees_with_brute_force(model, build_abs_difference_ne)
+
+
 # -- 8. fd.sum and fd.scalar_product ------------------------------------------------------
 
 
