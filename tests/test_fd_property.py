@@ -875,6 +875,86 @@ def test_reification_and_connectives_equal_brute_force(model):
     agrees_with_brute_force(model, build_reif)
 
 
+@st.composite
+def value_reif_models(draw):
+    """Reifications ``b == (a * x == c)`` / ``!=`` of one variable, with a few plain constraints;
+    the domains first (the bitset case) or anywhere."""
+    n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
+    idx = st.integers(0, n - 1)
+    reifs = draw(
+        st.lists(
+            st.tuples(
+                st.just("rv"),
+                st.sampled_from(["b==", "fd.reify"]),
+                idx,
+                idx,
+                st.sampled_from([1, 1, 1, -1, 2]),
+                st.sampled_from(["==", "!="]),
+                st.integers(-4, 4),
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    if draw(st.booleans()):
+        rest = shuffled(draw, reifs + constraints + common_items([], pins))
+        return n, domains, common_items(domains, []) + rest
+    return n, domains, shuffled(draw, reifs + constraints + common_items(domains, pins))
+
+
+def build_value_reif(item, vs):
+    if item[0] != "rv":
+        return build_plain(item, vs)
+    _, how, b, x, a, op, c = item
+    rel = RELATE[op](a * vs[x], c)
+    goal = vs[b] == rel if how == "b==" else fd.reify(rel, vs[b])
+    return goal, lambda v: v[b] == int(OPS[op](a * v[x], c))
+
+
+@SETTINGS
+@given(value_reif_models())
+def test_reified_comparisons_with_a_value_equal_brute_force(model):
+    agrees_with_brute_force(model, build_value_reif)
+
+
+@st.composite
+def abs_difference_ne_models(draw):
+    """``abs(x - y + k) != m`` (or ``m != abs(...)``), ``x`` and ``y`` possibly one variable,
+    with a few plain constraints, in any order."""
+    n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
+    idx = st.integers(0, n - 1)
+    items = draw(
+        st.lists(
+            st.tuples(
+                st.just("absne"),
+                idx,
+                idx,
+                st.integers(-2, 2),
+                st.integers(-1, 4),
+                st.booleans(),
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    return n, domains, shuffled(draw, items + constraints + common_items(domains, pins))
+
+
+def build_abs_difference_ne(item, vs):
+    if item[0] != "absne":
+        return build_plain(item, vs)
+    _, i, j, k, m, flip = item
+    term = abs(vs[i] - vs[j] + k)
+    goal = (m != term) if flip else (term != m)
+    return goal, lambda a: abs(a[i] - a[j] + k) != m
+
+
+@SETTINGS
+@given(abs_difference_ne_models())
+def test_abs_difference_not_equal_equals_brute_force(model):
+    agrees_with_brute_force(model, build_abs_difference_ne)
+
+
 # -- 8. fd.sum and fd.scalar_product ------------------------------------------------------
 
 

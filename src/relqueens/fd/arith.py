@@ -23,6 +23,7 @@ from .propagators import (
     low,
     mul,
     narrow,
+    without,
 )
 
 INF = float("inf")
@@ -230,3 +231,49 @@ class Reified(Propagator):
             value = int(holds)
             return narrow(D, queue, b, keep_ge(keep_le(db, off[b], value), off[b], value))
         return True
+
+
+class ReifiedValue(Propagator):
+    """``b == (x == c)`` (or ``b == (x != c)`` when ``equal`` is false), ``b`` in 0..1, domain consistent.
+
+    ``x`` has a bitset domain (a Wide one could not lose ``c`` inside its bounds).
+
+    ``b`` fixed: ``x`` is narrowed to ``c`` or loses it. ``b`` open: it is
+    fixed once ``x`` lacks ``c`` or is fixed to it. The propagator wakes when
+    ``x`` or ``b`` is fixed, and when ``x`` loses ``c`` while ``b`` may still
+    say equal (a value support), not on every change of ``x``.
+    """
+
+    __slots__ = ("b", "c", "same", "x")
+    on_fix = True
+
+    def __init__(self, x: int, c: int, b: int, equal: bool, source: object = None) -> None:
+        self.x, self.c, self.b, self.source = x, c, b, source
+        self.same = int(equal)
+        """The value of ``b`` that says ``x == c``."""
+        self.vars = (x, b)
+
+    def supports(self, off: list[int]) -> tuple[tuple[int, int, int, int], ...]:
+        """Wake when ``x`` loses ``c`` while ``b`` still holds the value that says equal."""
+        pos, says = self.c - off[self.x], self.same - off[self.b]
+        return ((self.x, pos, self.b, says),) if pos >= 0 and says >= 0 else ()
+
+    def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
+        return self.propagate(D, off, queue, self.x)
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        x, b, c = self.x, self.b, self.c
+        db, ob = D[b], off[b]
+        if fixed(db):
+            if low(db, ob) == self.same:
+                return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], c), off[x], c))
+            return narrow(D, queue, x, without(D[x], off[x], c))
+        dx = D[x]  # a bitset (see the class docstring)
+        ox = off[x]
+        if not (c >= ox and (dx >> (c - ox)) & 1):
+            value = 1 - self.same
+        elif fixed(dx):
+            value = self.same
+        else:
+            return True  # c and another value are still possible: nothing to decide
+        return narrow(D, queue, b, keep_ge(keep_le(db, ob, value), ob, value))

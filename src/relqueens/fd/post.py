@@ -18,7 +18,7 @@ from unification import Var
 
 from ..logic.search import STEP, Goal
 from ..logic.state import State, Subst, isvar, unify_state, walk
-from .arith import Function, Reified, function_range
+from .arith import Function, Reified, ReifiedValue, function_range
 from .differences import difference_sums
 from .domain import Domain, Wide, bounded, interval
 from .propagators import (
@@ -357,7 +357,37 @@ class Posting:
                     if swap
                     else self.binary(x, y, c0 + shift, op, c)
                 )
+        if c.op == "!=":
+            split = self.abs_difference_ne(c)
+            if split is not None:
+                return split
         return self.post_linear(c.lhs - c.rhs, c.op, c)
+
+    def abs_difference_ne(self, c: Relation) -> bool | None:
+        """``abs(x - y + k) != m`` (``m`` a constant) as ``x != y - k + m`` and ``x != y - k - m``.
+
+        Two disequalities that value elimination applies as soon as ``x`` or
+        ``y`` is fixed (SWI's ``absdiff_neq``), instead of hidden variables for
+        the difference and its absolute value. ``None`` for any other shape.
+        """
+        expr = c.lhs - c.rhs
+        if len(expr.terms) != 1:
+            return None
+        ((atom, a),) = expr.terms.items()
+        if type(atom) is not Aux or atom.kind != "abs" or a not in (1, -1):
+            return None
+        inner = atom.args[0]
+        if not isinstance(inner, Lin) or sorted(inner.terms.values()) != [-1, 1]:
+            return None
+        (x, _), (y, _) = sorted(inner.terms.items(), key=lambda t: -t[1])
+        index = self.store.current().index
+        i, j = index.get(walk(x, self.s)), index.get(walk(y, self.s))
+        if i is None or j is None or i == j:
+            return None
+        m, k = -a * expr.const, inner.const  # abs(x - y + k) != m
+        if m < 0:
+            return True
+        return self.binary(i, j, m - k, "!=", c) and (m == 0 or self.binary(i, j, -m - k, "!=", c))
 
     def post_in(self, c: InDomain) -> bool:
         for v in c.vars:
@@ -626,6 +656,12 @@ class Posting:
         if not items:
             truth = {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]
             return b if self.unary(b, 1, -int(truth), "==") else False
+        if len(items) == 1 and op != "<=":
+            ((x, a),) = items.items()
+            if k % a:  # a * x == -k has no integer solution
+                return b if self.unary(b, 1, -int(op == "!="), "==") else False
+            if type(D[x]) is int:
+                return b if self.attach(ReifiedValue(x, -k // a, b, op == "==", rel)) else False
         return b if self.attach(Reified(tuple(items.items()), k, op, b, rel)) else False
 
     def post_flat(self, items: dict[int, int], k: int, op: str, source: object) -> bool:
