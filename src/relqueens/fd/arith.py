@@ -17,6 +17,7 @@ from .propagators import (
     LeOffset,
     Linear,
     Propagator,
+    fixed,
     high,
     keep_ge,
     keep_le,
