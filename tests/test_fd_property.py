@@ -1060,6 +1060,37 @@ def test_differences_of_three_terms_equal_brute_force(model):
 
 
 @st.composite
+def one_difference(draw):
+    """Domains for ``x, y, z`` (one of them a single value), signs and a constant: ``sum +- t + k == 0``."""
+    domains = [draw(st.sets(st.integers(-3, 6), min_size=1, max_size=6)) for _ in range(3)]
+    pinned = draw(st.integers(0, 2))
+    domains[pinned] = {draw(st.sampled_from(sorted(domains[pinned])))}
+    signs = draw(st.sampled_from([[1, -1, -1], [1, 1, -1], [-1, 1, -1], [-1, -1, 1]]))
+    return domains, signs, draw(st.integers(-4, 4))
+
+
+@SETTINGS
+@given(one_difference())
+def test_a_difference_with_one_term_fixed_is_domain_consistent(case):
+    """With one of its three terms fixed, :class:`UnitDifference` keeps exactly the supported values."""
+    domains, signs, k = case
+    vs = vars(3)
+    goals = [fd.in_(v, fd.domain(*sorted(d))) for v, d in zip(vs, domains)]
+    goals.append(sum((a * v for a, v in zip(signs, vs)), k) == 0)
+    solutions = [
+        t
+        for t in itertools.product(*map(sorted, domains))
+        if sum(a * x for a, x in zip(signs, t)) + k == 0
+    ]
+    res = run(0, tuple(vs), *goals, residual=True)
+    if not solutions:
+        assert res == ()
+        return
+    assert len(res) == 1
+    assert residual_sets(res[0], 3) == [{t[p] for t in solutions} for p in range(3)]
+
+
+@st.composite
 def bool_sum_models(draw):
     """Sums with one coefficient over 0/1 variables (:class:`BoolSum`), beside other relations."""
     n, domains, pins = draw(base_model(n_min=2, n_max=6, lo=0, hi=1, max_size=2))

@@ -574,12 +574,16 @@ class UnitDifference(Linear):
     """A Linear ``==`` over three terms with coefficients +-1 of both signs (``d == x - y``).
 
     Written ``u == v + w + c`` (``u`` the term whose sign the other two do
-    not share). Bounds consistent, as :class:`Linear`; once ``v`` or ``w``
-    is fixed (``u - w == c'``: a Golomb ruler's difference once a mark is
-    placed), the two left are domain consistent too, their bitsets shifted
-    and intersected as :class:`EqOffset` does, so a value one of them loses
-    (to a ``distinct``) is lost by the other. Bitset domains take a path of
-    their own, with no term list to walk.
+    not share). Bounds consistent, as :class:`Linear`; once one term is
+    fixed, the two left are domain consistent too: once ``v`` or ``w`` is
+    (``u - w == c'``: a Golomb ruler's difference once a mark is placed),
+    their bitsets shifted and intersected as :class:`EqOffset` does; once
+    ``u`` is (``v + w == c'``), one bitset mirrored. Like :class:`Linear` it
+    wakes when a bound moves (a value a ``distinct`` takes from inside a
+    domain reaches the other term at the next wake: waking on every change
+    saved 6 % on a 10-mark Golomb ruler but cost 10-20 % on all-interval
+    series). Bitset domains take a path of their own, with no term
+    list to walk.
     """
 
     __slots__ = ("c", "u", "v", "w")
@@ -602,6 +606,17 @@ class UnitDifference(Linear):
             return _shifted(D, queue, u, w, ow + ov + dv.bit_length() - 1 + c - ou)
         if not dw & (dw - 1):
             return _shifted(D, queue, u, v, ov + ow + dw.bit_length() - 1 + c - ou)
+        if not du & (du - 1):  # v + w == the rest: bit p of v goes with bit total - p of w
+            total = ou + du.bit_length() - 1 - c - ov - ow
+            nv = dv & _mirror(dw, total)
+            if not nv:
+                return False
+            nw = dw & _mirror(nv, total)
+            for j, d, nd in ((v, dv, nv), (w, dw, nw)):
+                if nd != d:
+                    D[j] = nd
+                    queue.add(j)
+            return True
         lv, hv = ov + (dv & -dv).bit_length() - 1, ov + dv.bit_length() - 1
         lw, hw = ow + (dw & -dw).bit_length() - 1, ow + dw.bit_length() - 1
         nu = _clip(du, ou, lv + lw + c, hv + hw + c)
