@@ -119,10 +119,14 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator[Any]
     if store is None:
         yield term
         return
-    _check_pending(store)
+    if store.pending:
+        _check_pending(store)
     D = store.D
     private = store.model.private
-    if all(not d & (d - 1) if type(d) is int else d.lo == d.hi for d in D):
+    for d in D:
+        if d & (d - 1) if type(d) is int else d.lo != d.hi:
+            break
+    else:
         yield term  # the usual case after a labeling: nothing left to enumerate
         return
     open_ = {

@@ -35,7 +35,12 @@ def reify(term: Any, s: Mapping[Any, Any]) -> Any:
         w = walk(term, s)
         return w if w is term or type(w) is int else reify(w, s)
     if t is list or t is tuple:
-        return t([_reify_item(x, s) for x in term])
+        get = s.get
+        items = []
+        for x in term:  # a variable bound to an integer (an FD answer), inline: the common case
+            w = get(x, x) if type(type(x)) is LVarType else x
+            items.append(w if type(w) is int else _reify_item(x, s))
+        return t(items)
     if t is Tail:
         return reify(term.materialize(), s)
     if issubclass(t, ConsPair):
