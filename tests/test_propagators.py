@@ -406,3 +406,27 @@ def test_count_bounds_fix_or_clear_the_candidates():
     # a is 1 and at most one is: b and c lose 1 before any labeling
     (r,) = run(0, (b, c), dom, eq(a, 1), fd.count([a, b, c], 1) <= 1, residual=True)
     assert r.domains[b] == r.domains[c] == fd.domain(0, 2)
+
+
+def test_all_distinct_over_values_far_apart_is_answered_without_wide_bitsets():
+    """Terms whose values lie 10**12 apart (ranges, offsets, constants) are numbered, not shifted
+    onto one bitset (which ran out of memory)."""
+    x, y = vars(2)
+    far = 10**12
+    pairs = {(a, b) for a in range(3) for b in range(3)}
+    assert set(
+        run_all(
+            (x, y),
+            fd.in_(x, fd.interval(far, far + 2)),
+            fd.in_(y, fd.interval(0, 2)),
+            fd.all_distinct([x, y]),
+        )
+    ) == {(a + far, b) for a, b in pairs}
+    assert (
+        set(run_all((x, y), fd.in_(x, y, fd.interval(0, 2)), fd.all_distinct([x, y + far])))
+        == pairs
+    )
+    assert run_all(x, fd.in_(x, fd.interval(0, 2)), fd.all_distinct([x, far, x + far])) == (1, 2)
+    assert run_all(
+        x, fd.in_(x, fd.interval(0, 2)), fd.all_distinct([y, far, x + far]), eq(y, far + 1)
+    ) == (2,)

@@ -268,7 +268,7 @@ def test_warm_up_can_be_switched_off():
         "and seen.append(1)); import relqueens; sys.setprofile(None); "
         "print(len(seen), gc.get_stats()[2]['collections'] > 0)"
     )
-    for env, expect in (({}, "1 True"), ({"RELQUEENS_NO_WARMUP": "1"}, "0 False")):
+    for env, expect in (({}, "1 True"), ({"RELQUEENS_NO_WARMUP": "1"}, "0")):
         out = subprocess.run(
             [sys.executable, "-c", probe],
             env={**os.environ, **env},
@@ -276,7 +276,8 @@ def test_warm_up_can_be_switched_off():
             text=True,
             check=True,
         )
-        assert out.stdout.strip() == expect, out.stderr
+        got = out.stdout.split()
+        assert got[: len(expect.split())] == expect.split(), out.stderr  # without: no claim on gc
 
 
 def test_a_constraint_waiting_on_an_alias_wakes_when_the_domain_arrives():

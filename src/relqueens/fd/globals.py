@@ -56,10 +56,13 @@ class AllDistinctProp(Propagator):
     variables that may take them, keep every value they reach; the variables
     left over take exactly the values matched to them (a Hall set): the
     others lose those values, and among themselves they keep an edge only on
-    an alternating cycle (one strongly connected component).
+    an alternating cycle (one strongly connected component). Values far
+    apart for their number are numbered instead of shifted onto one bitset.
+    A variable in two terms (``x`` and ``x + 1``) counts as two, so domain
+    consistency holds for terms over different variables.
     """
 
-    __slots__ = ("hint", "members", "shifts")
+    __slots__ = ("hint", "members", "shifts", "sparse")
     slow = True
 
     def __init__(self, members: tuple[tuple[int, int], ...], source: object = None) -> None:
@@ -69,14 +72,15 @@ class AllDistinctProp(Propagator):
         self.shifts: tuple[tuple[int, int], ...] = ()
         """Per term, ``(i, s)``: its bitset shifted by ``s`` is over one base (set on the first call;
         the members have bitset domains when posted, so their offsets are final)."""
+        self.sparse = False
+        """Values far apart for their number (set with ``shifts``): they are numbered on each call."""
         self.hint = [0] * len(members)
         """The value (a bit over the base) of each term in the last matching found (any branch)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        shifts = self.shifts
-        if not shifts:
-            base = min([off[x] + c for x, c in self.members])
-            shifts = self.shifts = tuple((x, off[x] + c - base) for x, c in self.members)
+        shifts = self.shifts or self._layout(D, off)
+        if self.sparse:
+            return self._numbered(D, off, queue)
         taken = 0  # the values of the fixed terms: no one else's
         opens: list[int] = []  # the open terms' positions in members
         full: list[int] = []
@@ -90,30 +94,51 @@ class AllDistinctProp(Propagator):
             else:
                 taken |= d
         doms = [d & ~taken for d in full] if taken else full
-        union = 0
-        for d in doms:
-            union |= d
-        values = None
-        if union.bit_length() > 64 + 4 * union.bit_count():  # sparse: number the values
-            values = _bits(union)
-            rank = {bit: 1 << r for r, bit in enumerate(values)}
-            doms = [sum(rank[bit] for bit in _bits(d)) for d in doms]
-            match = _matching(doms, [0] * len(doms))
-        else:
-            hint = self.hint
-            match = _matching(doms, [hint[k] for k in opens])
-            if match is not None:
-                for k, m in zip(opens, match):
-                    hint[k] = m
+        hint = self.hint
+        match = _matching(doms, [hint[k] for k in opens])
         if match is None:
             return False
-        for k, kept, d in zip(opens, _vital(doms, match), full):
-            if values is not None:
-                kept = _unsqueeze(kept, values)
+        for k, m, kept, d in zip(opens, match, _vital(doms, match), full):
+            hint[k] = m
             if kept != d:
                 x, s = shifts[k]
                 if not narrow(D, queue, x, kept >> s):
                     return False
+        return True
+
+    def _layout(self, D: list[Dom], off: list[int]) -> tuple[tuple[int, int], ...]:
+        """Set ``shifts`` and ``sparse`` from the domains at the first call."""
+        base = min([off[x] + c for x, c in self.members])
+        shifts = self.shifts = tuple((x, off[x] + c - base) for x, c in self.members)
+        span = max(s + D[x].bit_length() for x, s in shifts)
+        self.sparse = span > 64 + 4 * sum(D[x].bit_count() for x, _ in shifts)
+        return shifts
+
+    def _numbered(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
+        """:meth:`propagate` over the ranks of the values present (values far apart)."""
+        taken: set[int] = set()
+        opens: list[tuple[int, list[int]]] = []  # open terms: position in members, values
+        for k, (x, c) in enumerate(self.members):
+            o = off[x] + c
+            values = [o + bit.bit_length() - 1 for bit in _bits(D[x])]
+            if len(values) > 1:
+                opens.append((k, values))
+            elif values[0] in taken:
+                return False
+            else:
+                taken.add(values[0])
+        present = sorted({v for _, values in opens for v in values} - taken)
+        rank = {v: 1 << r for r, v in enumerate(present)}
+        doms = [sum(rank[v] for v in values if v in rank) for _, values in opens]
+        match = _matching(doms, [0] * len(doms))
+        if match is None:
+            return False
+        for (k, values), kept in zip(opens, _vital(doms, match)):
+            x, c = self.members[k]
+            o = off[x] + c
+            nd = sum(1 << v - o for v in values if rank.get(v, 0) & kept)
+            if nd.bit_count() < len(values) and not narrow(D, queue, x, nd):
+                return False
         return True
 
 
@@ -125,11 +150,6 @@ def _bits(d: int) -> list[int]:
         d ^= bit
         bits.append(bit)
     return bits
-
-
-def _unsqueeze(d: int, values: list[int]) -> int:
-    """The bitset of the ``values`` whose ranks are the bits of ``d``."""
-    return sum(values[bit.bit_length() - 1] for bit in _bits(d))
 
 
 def _matching(doms: list[int], start: list[int]) -> list[int] | None:

@@ -6,7 +6,8 @@ next ones (a 7-region map colouring: 0.45 ms cold, 0.15 ms warm). Solving a
 handful of tiny models at import (about 5 ms, against 150 ms for the import
 itself) moves that cost out of the user's first query, much as SWI-Prolog
 compiles clpfd when the library loads. A garbage collection first settles
-what the import built (about 6 ms), so the first query does not pay for a
+what the import built (about 6 ms after a bare import; it takes longer in a
+process that already holds millions of objects), so the first query does not pay for a
 full collection of it (a 60-node colouring's first query: 2.4 ms to 1.7 ms);
 the warm-up after it leaves the allocator's memory warm (collecting after
 the warm-up made the smallest queries 0.1 ms slower). Set
