@@ -875,26 +875,26 @@ def test_reification_and_connectives_equal_brute_force(model):
     agrees_with_brute_force(model, build_reif)
 
 
+def tagged_items(draw, tag, *fields):
+    """One to three items ``(tag, *values)``, a value drawn from each of ``fields``."""
+    return draw(st.lists(st.tuples(st.just(tag), *fields), min_size=1, max_size=3))
+
+
 @st.composite
 def value_reif_models(draw):
     """Reifications ``b == (a * x == c)`` / ``!=`` of one variable, with a few plain constraints;
     the domains first (the bitset case) or anywhere."""
     n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
     idx = st.integers(0, n - 1)
-    reifs = draw(
-        st.lists(
-            st.tuples(
-                st.just("rv"),
-                st.sampled_from(["b==", "fd.reify"]),
-                idx,
-                idx,
-                st.sampled_from([1, 1, 1, -1, 2]),
-                st.sampled_from(["==", "!="]),
-                st.integers(-4, 4),
-            ),
-            min_size=1,
-            max_size=3,
-        )
+    reifs = tagged_items(
+        draw,
+        "rv",
+        st.sampled_from(["b==", "fd.reify"]),
+        idx,
+        idx,
+        st.sampled_from([1, 1, 1, -1, 2]),
+        st.sampled_from(["==", "!="]),
+        st.integers(-4, 4),
     )
     if draw(st.booleans()):
         rest = shuffled(draw, reifs + constraints + common_items([], pins))
@@ -923,19 +923,8 @@ def abs_difference_ne_models(draw):
     with a few plain constraints, in any order."""
     n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
     idx = st.integers(0, n - 1)
-    items = draw(
-        st.lists(
-            st.tuples(
-                st.just("absne"),
-                idx,
-                idx,
-                st.integers(-2, 2),
-                st.integers(-1, 4),
-                st.booleans(),
-            ),
-            min_size=1,
-            max_size=3,
-        )
+    items = tagged_items(
+        draw, "absne", idx, idx, st.integers(-2, 2), st.integers(-1, 4), st.booleans()
     )
     return n, domains, shuffled(draw, items + constraints + common_items(domains, pins))
 
