@@ -311,3 +311,34 @@ def test_a_domain_too_wide_for_a_constraint_is_named():
         run(1, (a, b), wide, fd.disjunctive([a, b], [3, 2]))
     with pytest.raises(DomainError, match="has no domain"):
         run(1, (a, b), fd.disjunctive([a, b], [3, 2]))
+
+
+def test_answers_read_from_the_domains_match_the_substitution(monkeypatch):
+    """A labeling's answers, read straight from its domains, are what reifying its substitution gives."""
+    from relqueens.fd.labeling import SolvedState
+
+    x, y, z, w, u = vars(5)
+    domain = fd.in_(x, y, z, interval(0, 3))
+    big = fd.in_(u, interval(-(10**12), 10**12))
+    queries = [
+        ([x, y, z], [domain, x < y, y < z, fd.label([x, y, z])]),
+        ((x, 7, "s", z), [domain, fd.ne(x, z), fd.label([z, x], select="ff")]),
+        (x, [domain, fd.label([x], order="down")]),
+        ([x, [y, z]], [domain, x < y, fd.label([x, y, z])]),  # nested
+        ([x, w], [domain, fd.label([x])]),  # a variable outside the FD store
+        ([x, y], [domain, eq(w, y), x < w, fd.label([x])]),  # y left open by the labeling
+        ([x, y], [domain, neq(x, 2), fd.label([x, y])]),  # another kanren store
+        ([x, y], [domain, fd.label([x, y]), eq(z, x)]),  # a goal after the labeling
+        ([u, x], [big, domain, fd.eq(u, x + 5), fd.label([x, u], branching="bisect")]),
+    ]
+    read, answer = [], SolvedState.answer
+    monkeypatch.setattr(
+        SolvedState, "answer", lambda self, q: read.append(answer(self, q)) or read[-1]
+    )
+    fast = [run_all(q, *goals) for q, goals in queries]
+    assert any(done for done, _ in read) and not all(done for done, _ in read)
+    monkeypatch.setattr(SolvedState, "answer", lambda self, q: (False, None))
+    slow = [run_all(q, *goals) for q, goals in queries]
+    assert fast == slow
+    assert fast[1][0] == (1, 7, "s", 0) and fast[2] == (3, 2, 1, 0) and len(fast[3]) == 24
+    assert fast[4][0][1] is w and fast[6] == tuple([a, b] for a in (0, 1, 3) for b in range(4))

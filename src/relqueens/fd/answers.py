@@ -31,7 +31,7 @@ from ..logic.tabling import Tabled
 from .domain import MAX_WIDTH, Domain, Wide, as_domain
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
-from .labeling import check_finite, free_vars, search, solved_state
+from .labeling import Solutions, SolvedState, check_finite, search
 from .post import Distinct
 from .propagators import EqOffset, LeOffset, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
@@ -112,23 +112,28 @@ def _check_pending(store: FDStore) -> None:
         )
 
 
-def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator[Any]:
+def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterable[Any]:
     """The answers ``q`` has in state ``S`` once its open FD variables are labeled (module docstring)."""
-    s, store = S.data, store_of(S)
-    term = reify(q, s)
+    if type(S) is SolvedState:  # a labeling's solution: read from the domains if q is flat
+        done, term = S.answer(q)
+        if done:
+            return (term,)
+    store = store_of(S)
     if store is None:
-        yield term
-        return
+        return (reify(q, S.data),)
     if store.pending:
         _check_pending(store)
-    D = store.D
-    private = store.model.private
-    for d in D:
+    for d in store.D:
         if d & (d - 1) if type(d) is int else d.lo != d.hi:
-            break
-    else:
-        yield term  # the usual case after a labeling: nothing left to enumerate
-        return
+            return _enumerated(q, S, store, trace)
+    return (reify(q, S.data),)  # the usual case after a labeling: nothing left to enumerate
+
+
+def _enumerated(q: Any, S: State, store: FDStore, trace: SearchTrace | None) -> Iterator[Any]:
+    """The answers of :func:`labeled` when some FD variables are still open."""
+    s, D = S.data, store.D
+    term = reify(q, s)
+    private = store.model.private
     open_ = {
         i
         for i, d in enumerate(D)
@@ -143,8 +148,7 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterator[Any]
     hidden = sorted(open_.difference(shown))
     for i in shown + hidden:
         check_finite(store, i, walk(store.model.vars[i], s))
-    free = free_vars(S, store)
-    accept = partial(solved_state, S, store, free=free)
+    accept = Solutions(S, store, shown + hidden).state
     for S2 in search(D, store, shown + hidden, exists_from=len(shown), trace=trace, accept=accept):
         yield reify(q, S2.data)  # type: ignore[union-attr]  # accept's State (False is skipped)
 

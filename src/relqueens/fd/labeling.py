@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from ..logic.limits import current_budget
+from ..logic.reify import reify
 from ..logic.search import STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain
@@ -328,33 +329,125 @@ def free_vars(S: State, store: FDStore) -> list[tuple[int, object]]:
     return out
 
 
-def solved_state(
-    S: State, store: FDStore, D: list[Dom], free: list[tuple[int, object]]
-) -> State | Literal[False]:
-    """State ``S`` with domains ``D``, and the ``free`` variables that ``D`` fixed bound (or ``False``).
+Plan: TypeAlias = "tuple[type | None, list[int], list[tuple[int, Any]]]"
+"""A reified term's shape (its list or tuple type, ``None`` for a lone item), the FD index
+of each item (any index for a constant), and the constants with their positions."""
 
-    Binding free variables to values of their domains is a plain extension of
-    the substitution; only the other kanren stores (e.g. ``neq``'s) are asked
-    to check it. ``free`` comes from :func:`free_vars`, once per search.
+
+class Solutions:
+    """What the solutions of one labeling share: the state searched, its FD store, its free variables.
+
+    ``free`` is :func:`free_vars`'s list; ``plans`` caches, per term
+    reified, where its items come from (see :meth:`plan`). ``complete``:
+    labeling ``labels`` fixes every FD variable an answer shows, and no
+    constraint waits for a domain.
     """
-    off = store.model.off
-    data = dict(S.data)
-    for i, w in free:
-        d = D[i]
-        if type(d) is int:
-            if not d & (d - 1):
-                data[w] = off[i] + d.bit_length() - 1
-        elif d.lo == d.hi:
-            data[w] = d.lo
-    new = FDStore(store.model, store.version, D, store.pending)
-    if len(S.constraints) == 1:  # the FD store alone: nothing else to ask
-        return State(data, {FDStore: new})
-    others = {k: c.copy() for k, c in S.constraints.items() if k is not FDStore}
-    S2 = State(data, {**others, FDStore: new})
-    for c in others.values():
-        if not c.post_unify_check(data, None, None, S2):
-            return False
-    return S2
+
+    __slots__ = ("S", "complete", "free", "plans", "store")
+
+    def __init__(self, S: State, store: FDStore, labels: list[int]) -> None:
+        self.S, self.store, self.free = S, store, free_vars(S, store)
+        self.plans: dict[int, tuple[Any, Plan | None]] = {}
+        labeled, private = set(labels), store.model.private
+        self.complete = not store.pending and all(
+            i in labeled or i in private or fixed(d) for i, d in enumerate(store.D)
+        )
+
+    def state(self, D: list[Dom]) -> State | Literal[False]:
+        """The state with domains ``D`` and the free variables they fixed bound (``False`` if a store objects)."""
+        S, store = self.S, self.store
+        new = FDStore(store.model, store.version, D, store.pending)
+        if len(S.constraints) == 1:  # the FD store alone: binding can wait until it is read
+            return SolvedState(self, new)
+        data = self.bindings(D)
+        others = {k: c.copy() for k, c in S.constraints.items() if k is not FDStore}
+        S2 = State(data, {**others, FDStore: new})
+        for c in others.values():  # the other kanren stores (e.g. neq's) check the bindings
+            if not c.post_unify_check(data, None, None, S2):
+                return False
+        return S2
+
+    def bindings(self, D: list[Dom]) -> Subst:
+        """The substitution searched, with the free variables that ``D`` fixed bound."""
+        off = self.store.model.off
+        data = dict(self.S.data)
+        for i, w in self.free:
+            d = D[i]
+            if type(d) is int:
+                if not d & (d - 1):
+                    data[w] = off[i] + d.bit_length() - 1
+            elif d.lo == d.hi:
+                data[w] = d.lo
+        return data
+
+    def plan(self, q: Any) -> Plan | None:
+        """Where the items of ``q`` reified come from: free variables' indices and constants.
+
+        ``None`` for a term this does not cover: nested, holding a variable
+        that is not free here, or without free variables; or if the
+        labeling is not complete.
+        """
+        if not self.complete:
+            return None
+        cached = self.plans.get(id(q))
+        if cached is not None and cached[0] is q:
+            return cached[1]
+        term = reify(q, self.S.data)
+        t = type(term)
+        many = t is list or t is tuple
+        where = {w: i for i, w in self.free}
+        idxs: list[int] = []
+        consts: list[tuple[int, Any]] = []
+        plan: Plan | None = (t if many else None, idxs, consts)
+        for x in term if many else (term,):
+            if isvar(x) and x in where:
+                idxs.append(where[x])
+            elif type(x) is int or type(x) is str:
+                consts.append((len(idxs), x))
+                idxs.append(-1)
+            else:
+                plan = None
+                break
+        if len(consts) == len(idxs):
+            plan = None  # nothing to read from the domains
+        self.plans[id(q)] = (q, plan)
+        return plan
+
+
+class SolvedState(State):
+    """A labeling's solution as a state whose free FD variables are bound when its substitution is read.
+
+    Most solutions are only reified: :meth:`answer` reads the values
+    straight from the domains, and no substitution is built.
+    """
+
+    def __init__(self, solutions: Solutions, store: FDStore) -> None:
+        self.solutions, self.constraints, self.refs = solutions, {FDStore: store}, 1
+        self._data: Subst | None = None
+
+    @property
+    def data(self) -> Subst:
+        """The substitution, made when first read."""
+        if self._data is None:
+            self._data = self.solutions.bindings(self.constraints[FDStore].D)
+        return self._data
+
+    @data.setter
+    def data(self, data: Subst) -> None:
+        self._data = data
+
+    def answer(self, q: Any) -> tuple[bool, Any]:
+        """``(True, q reified)`` read from the domains, or ``(False, None)`` where that does not apply."""
+        plan = self.solutions.plan(q) if self._data is None else None
+        if plan is None:
+            return False, None
+        t, idxs, consts = plan
+        store = self.constraints[FDStore]
+        D, off = store.D, store.model.off
+        out = [off[i] + d.bit_length() - 1 if type(d := D[i]) is int else d.lo for i in idxs]
+        for pos, c in consts:
+            out[pos] = c
+        return True, (out[0] if t is None else out if t is list else tuple(out))
 
 
 def check_finite(store: FDStore, i: int, v: object) -> None:
@@ -439,7 +532,7 @@ class Label(Goal):
         if not idxs:
             yield S.copy()
             return
-        free = free_vars(S, store)
+        solutions = Solutions(S, store, idxs)
         trace = self.trace if trace is None else trace
         found = search(
             D0,
@@ -452,7 +545,7 @@ class Label(Goal):
             prune=prune,
         )
         for D in found:
-            S2 = solved_state(S, store, D, free)
+            S2 = solutions.state(D)
             if S2 is not False:
                 yield S2
 
