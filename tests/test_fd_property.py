@@ -944,6 +944,49 @@ def test_abs_difference_not_equal_equals_brute_force(model):
     agrees_with_brute_force(model, build_abs_difference_ne)
 
 
+@st.composite
+def either_sign_models(draw):
+    """``(p == e) | (p == -e)``, each side written one of three ways, either way round, by ``|``
+    or ``fd.any_``, posted or reified into a variable, with a few plain constraints."""
+    n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
+    idx = st.integers(0, n - 1)
+    coef = st.sampled_from([1, 1, -1, 2])
+    items = tagged_items(
+        draw,
+        "sign",
+        st.tuples(idx, coef, st.integers(-2, 2)),  # p = a * x + c
+        st.tuples(idx, coef, st.integers(-2, 2)),  # e = b * y + k
+        st.tuples(st.integers(0, 2), st.integers(0, 2), st.booleans(), st.booleans()),
+        st.one_of(st.none(), idx),  # a variable the disjunction is reified into
+    )
+    return n, domains, shuffled(draw, items + constraints + common_items(domains, pins))
+
+
+def build_either_sign(item, vs):
+    if item[0] != "sign":
+        return build_plain(item, vs)
+    _, (i, a, c), (j, b, k), (how_p, how_q, swap, by_any), flag = item
+    p, e = a * vs[i] + c, b * vs[j] + k
+    same = [p == e, e == p, p - e == 0][how_p]
+    opposite = [p == -e, -e == p, p + e == 0][how_q]
+    if swap:
+        same, opposite = opposite, same
+    either = fd.any_(same, opposite) if by_any else same | opposite
+
+    def holds(v):
+        return abs(a * v[i] + c) == abs(b * v[j] + k)
+
+    if flag is None:
+        return either, holds
+    return vs[flag] == either, lambda v: v[flag] == int(holds(v))
+
+
+@SETTINGS
+@given(either_sign_models())
+def test_either_sign_disjunctions_equal_brute_force(model):
+    agrees_with_brute_force(model, build_either_sign)
+
+
 # -- 8. fd.sum and fd.scalar_product ------------------------------------------------------
 
 

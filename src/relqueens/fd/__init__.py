@@ -403,6 +403,8 @@ def any_(*relations: Relation) -> Relation:
     """
     if not relations:
         raise TypeError("any_ takes at least one relation")
+    if len(relations) == 2 and all(isinstance(p, Relation) for p in relations):
+        return relations[0] | relations[1]
     return Relation(">=", _total(_relation(p, "any_") for p in relations), 1)
 
 

@@ -421,6 +421,10 @@ class Relation(Arith):
         return Relation("==", lin(self) + lin(other), 2)
 
     def __or__(self, other: object) -> Relation:
+        if isinstance(other, Relation):
+            same = either_sign(self, other)
+            if same is not None:
+                return same
         return Relation(">=", lin(self) + lin(other), 1)
 
     def __invert__(self) -> Relation:
@@ -447,6 +451,29 @@ class Relation(Arith):
 
     def __call__(self, state: Any) -> Iterator[State]:
         return self.post_batch((self,))(state)
+
+
+def either_sign(p: Relation, q: Relation) -> Relation | None:
+    """``abs(a) == abs(b)`` when ``p | q`` says ``a == b or a == -b``, else ``None``.
+
+    All-interval series state ``d == y - x or d == x - y`` this way; as an
+    ``abs`` it propagates through both cases at once, not only once one of
+    them is ruled out.
+
+    >>> x, y, d = var("x"), var("y"), var("d")
+    >>> either_sign(d == y - x, x - y == d)
+    abs(~d) == abs(-~x + ~y)
+    """
+    if p.op != "==" or q.op != "==":
+        return None
+    one, other = p.lhs - p.rhs, q.lhs - q.rhs  # a - b and a + b, up to their signs
+    total, difference = one + other, other - one
+    halves = []
+    for e in (total, difference):
+        if e.const % 2 or any(c % 2 for c in e.terms.values()):
+            return None
+        halves.append(Lin({v: c // 2 for v, c in e.terms.items()}, e.const // 2))
+    return Relation("==", aux("abs", halves[0]), aux("abs", halves[1]))
 
 
 Fresh.make_var = LVar  # fresh variables do arithmetic
