@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
+from itertools import pairwise
 from math import ceil, floor
 from operator import itemgetter
 from typing import TYPE_CHECKING
@@ -973,12 +974,17 @@ class Pigeonhole(Propagator):
 
     Value elimination (the group's own rows) removes taken values; this adds
     what a permutation implies: a value no member can take any longer fails
-    the group, and a value only one open member can take is that member's.
-    Bitset unions, O(members) a call; slow, so it runs once the cheap
-    propagators are done. ``shifts`` align the members' bitsets on one base.
+    the group, and a value only one open member can take is that member's
+    (Sudoku's hidden single). When no value is, it looks for naked pairs and
+    triples: a domain of two or three values that several members share
+    exactly is a Hall set once as many members lie within it; the others
+    then lose its values (more members than values fail). Bitset unions,
+    O(members) a call (a naked set costs one more pass); slow, so it runs
+    once the cheap propagators are done. ``shifts`` align the members'
+    bitsets on one base.
     """
 
-    __slots__ = ("full", "shifts")
+    __slots__ = ("full", "get", "offsets", "shifts")
     slow = implied = True
 
     def __init__(
@@ -986,11 +992,15 @@ class Pigeonhole(Propagator):
     ) -> None:
         self.shifts, self.full, self.source = shifts, full, source
         self.vars = tuple(i for i, _ in shifts)
+        self.get = itemgetter(*self.vars)
+        self.offsets = tuple(s for _, s in shifts) if any(s for _, s in shifts) else None
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
+        ds = self.get(D)
+        if self.offsets is not None:
+            ds = [d << s for d, s in zip(ds, self.offsets)]
         once = twice = taken = 0
-        for j, s in self.shifts:
-            d = D[j] << s
+        for d in ds:
             twice |= once & d
             once |= d
             if not d & (d - 1):
@@ -999,7 +1009,7 @@ class Pigeonhole(Propagator):
             return False
         single = once & ~twice & ~taken
         if not single:
-            return True
+            return taken == once or len(set(ds)) == len(ds) or self.naked(D, queue, ds)
         for j, s in self.shifts:
             d = D[j] << s
             mine = d & single
@@ -1008,6 +1018,28 @@ class Pigeonhole(Propagator):
                     return False  # two values that only j can take
                 D[j] = mine >> s
                 queue.add(j)
+        return True
+
+    def naked(self, D: list[Dom], queue: set[int], ds: Sequence[int]) -> bool:
+        """Prune by the Hall sets among the domains ``ds`` (the members') hold twice; ``False`` on failure.
+
+        A domain of ``k`` values that ``k`` members lie within is a naked set:
+        they take its values, the others lose them. ``ds`` may be stale once
+        a set pruned: a member within a set stays within it, so a set found
+        is one still (or the group fails anyway).
+        """
+        ordered = sorted(ds)
+        for hall in {a for a, b in pairwise(ordered) if a == b and a.bit_count() <= 3}:
+            outside = [d for d in ds if d & ~hall]
+            within = len(ds) - len(outside)
+            if within > hall.bit_count():
+                return False
+            if within == hall.bit_count() and any(d & hall for d in outside):
+                for j, s in self.shifts:
+                    d = D[j] << s
+                    if d & hall and d & ~hall:
+                        D[j] = (d & ~hall) >> s
+                        queue.add(j)
         return True
 
 

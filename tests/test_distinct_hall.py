@@ -1,0 +1,121 @@
+"""``distinct`` over as many values as members: hidden singles and naked sets, checked by brute force."""
+
+import itertools
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from relqueens import fd, run, run_all, vars
+from relqueens.fd.propagators import Pigeonhole
+
+EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def values(d):
+    return {k for k in range(d.bit_length()) if d >> k & 1}
+
+
+@st.composite
+def tight_groups(draw):
+    """Member domains (bitsets at offset 0), shifts onto a common base, and the group's values."""
+    n = draw(st.integers(2, 6))
+    shifts = [draw(st.integers(0, 2)) for _ in range(n)]
+    full = draw(st.sets(st.integers(0, n + 2), min_size=n, max_size=n))
+    D: list[int] = []
+    for s in shifts:
+        mine = [v - s for v in full if v >= s]
+        allowed = sum(1 << v for v in mine)
+        d = sum(1 << v for v in draw(st.sets(st.sampled_from(mine or [0]), min_size=1)))
+        if D and draw(st.booleans()):  # an earlier member's values, where allowed: naked sets
+            d = D[draw(st.integers(0, len(D) - 1))] & allowed or d
+        D.append(d)
+    return D, shifts, sum(1 << v for v in full)
+
+
+@EXAMPLES
+@given(tight_groups())
+def test_pigeonhole_to_its_fixpoint_keeps_every_permutation(case):
+    D, shifts, full = case
+    n = len(D)
+    solutions = [
+        p
+        for p in itertools.product(*(sorted(values(d)) for d in D))
+        if sorted(x + s for x, s in zip(p, shifts)) == sorted(values(full))
+    ]
+    p = Pigeonhole(tuple(enumerate(shifts)), full)
+    queue: set[int] = set(range(n))
+    ok = True
+    while ok and queue:  # the fixpoint's way: woken again while a member changes
+        queue.clear()
+        ok = p.propagate(D, [0] * n, queue, 0)
+    if not ok:
+        assert solutions == []
+    else:
+        assert all(D[i] >> x & 1 for sol in solutions for i, x in enumerate(sol))
+
+
+def test_a_naked_pair_takes_its_values_from_the_rest():
+    # b and c share {1, 2}: a and d lose them, d is left with 3 and a with 0
+    D = [0b0111, 0b0110, 0b0110, 0b1110]
+    queue: set[int] = set()
+    assert Pigeonhole(tuple((i, 0) for i in range(4)), 0b1111).propagate(D, [0] * 4, queue, 0)
+    assert D == [0b0001, 0b0110, 0b0110, 0b1000]
+    assert queue == {0, 3}
+
+
+def test_a_naked_triple_takes_its_values_from_the_rest():
+    # b, c, d lie within {1, 2, 3} (two share it exactly): a and e lose those values
+    D = [0b01111, 0b01110, 0b01110, 0b00110, 0b11110]
+    queue: set[int] = set()
+    assert Pigeonhole(tuple((i, 0) for i in range(5)), 0b11111).propagate(D, [0] * 5, queue, 0)
+    assert D[0] == 0b00001 and D[4] == 0b10000
+
+
+def test_three_members_within_two_values_fail():
+    # every value has three takers (no hidden single), but three members share {0, 1}
+    D = [0b000011] * 3 + [0b111100] * 3
+    assert not Pigeonhole(tuple((i, 0) for i in range(6)), 0b111111).propagate(D, [0] * 6, set(), 0)
+
+
+def test_a_naked_pair_solves_without_search():
+    a, b, c, d = vars(4)
+    goals = [
+        fd.in_(a, fd.interval(0, 2)),
+        fd.in_(b, c, fd.interval(1, 2)),
+        fd.in_(d, fd.interval(1, 3)),
+        fd.distinct([a, b, c, d]),
+    ]
+    (r,) = run(0, (a, d), *goals, residual=True)
+    assert r.term == (0, 3)
+
+
+@st.composite
+def distinct_models(draw):
+    """Variables over 0..m-1 with random holes, and ``distinct`` groups (most of m members, some with an offset)."""
+    m = draw(st.integers(2, 4))
+    n = draw(st.integers(m, 6))
+    doms = [draw(st.sets(st.integers(0, m - 1), min_size=1)) for _ in range(n)]
+    groups = []
+    for _ in range(draw(st.integers(1, 4))):
+        size = draw(st.sampled_from([m, m, m, max(2, m - 1)]))
+        members = draw(st.permutations(range(n)))[:size]
+        offsets = [draw(st.sampled_from([0, 0, 0, 1])) for _ in members]
+        groups.append(list(zip(members, offsets)))
+    return doms, groups, draw(st.randoms())
+
+
+@EXAMPLES
+@given(distinct_models())
+def test_distinct_groups_in_any_goal_order_as_brute_force(case):
+    doms, groups, rnd = case
+    xs = vars(len(doms))
+    goals = [fd.in_(x, fd.domain_of(d)) for x, d in zip(xs, doms)]
+    goals += [fd.distinct([xs[i] + k for i, k in g]) for g in groups]
+    rnd.shuffle(goals)
+    expected = {
+        p
+        for p in itertools.product(*(sorted(d) for d in doms))
+        if all(len({p[i] + k for i, k in g}) == len(g) for g in groups)
+    }
+    got = run_all(tuple(xs), *goals, fd.label(xs, select=rnd.choice(["leftmost", "ff"])))
+    assert len(got) == len(expected) and set(got) == expected
