@@ -42,7 +42,7 @@ def test_pigeonhole_to_its_fixpoint_keeps_every_permutation(case):
         for p in itertools.product(*(sorted(values(d)) for d in D))
         if sorted(x + s for x, s in zip(p, shifts)) == sorted(values(full))
     ]
-    p = Pigeonhole(tuple(enumerate(shifts)), full)
+    p = Pigeonhole(tuple(enumerate(shifts)), full, hall=True)
     queue: set[int] = set(range(n))
     ok = True
     while ok and queue:  # the fixpoint's way: woken again while a member changes
@@ -58,7 +58,9 @@ def test_a_naked_pair_takes_its_values_from_the_rest():
     # b and c share {1, 2}: a and d lose them, d is left with 3 and a with 0
     D = [0b0111, 0b0110, 0b0110, 0b1110]
     queue: set[int] = set()
-    assert Pigeonhole(tuple((i, 0) for i in range(4)), 0b1111).propagate(D, [0] * 4, queue, 0)
+    assert Pigeonhole(tuple((i, 0) for i in range(4)), 0b1111, hall=True).propagate(
+        D, [0] * 4, queue, 0
+    )
     assert D == [0b0001, 0b0110, 0b0110, 0b1000]
     assert queue == {0, 3}
 
@@ -67,14 +69,18 @@ def test_a_naked_triple_takes_its_values_from_the_rest():
     # b, c, d lie within {1, 2, 3} (two share it exactly): a and e lose those values
     D = [0b01111, 0b01110, 0b01110, 0b00110, 0b11110]
     queue: set[int] = set()
-    assert Pigeonhole(tuple((i, 0) for i in range(5)), 0b11111).propagate(D, [0] * 5, queue, 0)
+    assert Pigeonhole(tuple((i, 0) for i in range(5)), 0b11111, hall=True).propagate(
+        D, [0] * 5, queue, 0
+    )
     assert D[0] == 0b00001 and D[4] == 0b10000
 
 
 def test_three_members_within_two_values_fail():
     # every value has three takers (no hidden single), but three members share {0, 1}
     D = [0b000011] * 3 + [0b111100] * 3
-    assert not Pigeonhole(tuple((i, 0) for i in range(6)), 0b111111).propagate(D, [0] * 6, set(), 0)
+    assert not Pigeonhole(tuple((i, 0) for i in range(6)), 0b111111, hall=True).propagate(
+        D, [0] * 6, set(), 0
+    )
 
 
 def test_a_naked_pair_solves_without_search():

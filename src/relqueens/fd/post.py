@@ -433,7 +433,10 @@ class Posting:
         return True
 
     def pigeonhole(self, members: list[tuple[int, int]], c: Postable) -> bool:
-        """Add :class:`Pigeonhole` to a ``distinct`` group whose members share just as many values."""
+        """Add :class:`Pigeonhole` to a ``distinct`` group whose members share just as many values.
+
+        Where it crosses another such group, both look for naked sets too.
+        """
         D, off = self.store.D, self.store.model.off
         base = min(off[j] + cj for j, cj in members)
         shifts = tuple((j, off[j] + cj - base) for j, cj in members)
@@ -442,7 +445,15 @@ class Posting:
             union |= D[j] << s
         if union.bit_count() != len(members):
             return union.bit_count() > len(members)
-        return self.attach(Pigeonhole(shifts, union, source=c))
+        own = {j for j, _ in members}
+        crossed = [
+            e[1]
+            for e in self.store.current().props
+            if type(e[1]) is Pigeonhole and not own.isdisjoint(e[1].vars) and own != set(e[1].vars)
+        ]
+        for p in crossed:  # naked sets pay where groups cross: a sound strengthening only
+            p.hall = True
+        return self.attach(Pigeonhole(shifts, union, source=c, hall=bool(crossed)))
 
     def post_linear(self, expr: Lin, op: str, source: Postable) -> bool:
         """Post ``expr op 0``; non-linear atoms get hidden variables and their propagators."""

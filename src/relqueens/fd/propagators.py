@@ -975,22 +975,27 @@ class Pigeonhole(Propagator):
     Value elimination (the group's own rows) removes taken values; this adds
     what a permutation implies: a value no member can take any longer fails
     the group, and a value only one open member can take is that member's
-    (Sudoku's hidden single). When no value is, it looks for naked pairs and
-    triples: a domain of two or three values that several members share
-    exactly is a Hall set once as many members lie within it; the others
-    then lose its values (more members than values fail). Bitset unions,
-    O(members) a call (a naked set costs one more pass); slow, so it runs
-    once the cheap propagators are done. ``shifts`` align the members'
-    bitsets on one base.
+    (Sudoku's hidden single). With ``hall`` (the group crosses another such
+    group, as a Sudoku's or a Latin square's lines do), when no value is, it
+    looks for naked pairs and triples: a domain of two or three values that
+    several members share exactly is a Hall set once as many members lie
+    within it; the others then lose its values (more members than values
+    fail). Bitset unions, O(members) a call (a naked set costs one more
+    pass); slow, so it runs once the cheap propagators are done. ``shifts``
+    align the members' bitsets on one base.
     """
 
-    __slots__ = ("full", "get", "offsets", "shifts")
+    __slots__ = ("full", "get", "hall", "offsets", "shifts")
     slow = implied = True
 
     def __init__(
-        self, shifts: tuple[tuple[int, int], ...], full: int, source: object = None
+        self,
+        shifts: tuple[tuple[int, int], ...],
+        full: int,
+        source: object = None,
+        hall: bool = False,
     ) -> None:
-        self.shifts, self.full, self.source = shifts, full, source
+        self.shifts, self.full, self.source, self.hall = shifts, full, source, hall
         self.vars = tuple(i for i, _ in shifts)
         self.get = itemgetter(*self.vars)
         self.offsets = tuple(s for _, s in shifts) if any(s for _, s in shifts) else None
@@ -1009,7 +1014,12 @@ class Pigeonhole(Propagator):
             return False
         single = once & ~twice & ~taken
         if not single:
-            return taken == once or len(set(ds)) == len(ds) or self.naked(D, queue, ds)
+            return (
+                not self.hall
+                or taken == once
+                or len(set(ds)) == len(ds)
+                or self.naked(D, queue, ds)
+            )
         for j, s in self.shifts:
             d = D[j] << s
             mine = d & single
