@@ -9,7 +9,7 @@ from cons.core import ConsPair
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from relqueens import conde, eq, fd, neq, relation, run, run_all, succeed, var, vars
+from relqueens import conde, eq, fd, neq, relation, run, run_all, succeed, tabled, var, vars
 from relqueens.fd import interval
 from relqueens.fd.labeling import SolvedState
 from relqueens.logic import isvar
@@ -27,6 +27,19 @@ def test_a_solution_read_late_keeps_the_substitution_it_was_found_in():
     found = run_all([x, z], fd.in_(x, interval(0, 1)), conde([fd.label([x]), later()], [eq(z, 1)]))
     assert found[:2] == ([0, 1], [1, 1])
     assert [a[0] for a in found[2:]] == [0, 1] and all(isvar(a[1]) for a in found[2:])
+
+
+@tabled
+def labeled_or_seven(a, b):
+    """``a`` in 0..2, labeled (and ``b`` left free), or ``b`` is 7."""
+    return conde([fd.in_(a, interval(0, 2)), conde([fd.label([a]), later()], [eq(b, 7)])])
+
+
+def test_a_tabled_relation_s_labeled_answers_keep_their_substitution():
+    x, y = vars(2)
+    found = run_all([x, y], labeled_or_seven(x, y))
+    assert sorted(a for a, b in found if b == 7) == [0, 1, 2]
+    assert sorted(a for a, b in found if isvar(b)) == [0, 1, 2] and len(found) == 6
 
 
 # -- random queries: answers read from the domains == answers reified == brute force -----------
