@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from ..logic.limits import current_budget
 from ..logic.reify import reify
-from ..logic.search import STATES, Goal
+from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain
 from .errors import DomainError
@@ -340,12 +340,15 @@ class Solutions:
     ``free`` is :func:`free_vars`'s list; ``plans`` caches, per term
     reified, where its items come from (see :meth:`plan`). ``complete``:
     labeling ``labels`` fixes every FD variable an answer shows, and no
-    constraint waits for a domain.
+    constraint waits for a domain. ``S`` is marked shared (copied before any
+    change): a solution reads its substitution when it is read, which may
+    be after the labeling is over and another branch holding ``S`` went on.
     """
 
     __slots__ = ("S", "complete", "free", "plans", "store")
 
     def __init__(self, S: State, store: FDStore, labels: list[int]) -> None:
+        S.refs = SHARED
         self.S, self.store, self.free = S, store, free_vars(S, store)
         self.plans: dict[int, tuple[Any, Plan | None]] = {}
         labeled, private = set(labels), store.model.private
