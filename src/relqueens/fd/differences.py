@@ -100,9 +100,9 @@ def difference_sums(model: Model, group: list[int], source: object) -> Differenc
     """
     members = set(group)
     edges: dict[tuple[int, int], int] = {}
-    for entry in model.props:
-        if entry[0] == "prop" and type(entry[1]) in (Linear, UnitDifference):
-            found = _difference(entry[1], members)
+    for kind in (Linear, UnitDifference):
+        for p in model.posted(kind):
+            found = _difference(p, members)
             if found is not None:
                 edges.setdefault((found[1], found[2]), found[0])
     after: dict[int, list[int]] = {}

@@ -447,9 +447,9 @@ class Posting:
             return union.bit_count() > len(members)
         own = {j for j, _ in members}
         crossed = [
-            e[1]
-            for e in self.store.current().props
-            if type(e[1]) is Pigeonhole and not own.isdisjoint(e[1].vars) and own != set(e[1].vars)
+            p
+            for p in self.store.current().posted(Pigeonhole)
+            if not own.isdisjoint(p.vars) and own != set(p.vars)
         ]
         for p in crossed:  # naked sets pay where groups cross: a sound strengthening only
             p.hall = True
@@ -802,7 +802,7 @@ class Posting:
         if known:
             return True
         shift = dict(members)
-        sums = [e[1] for e in model.props if e[0] == "prop" and type(e[1]) is Linear]
+        sums = model.posted(Linear)
         return all(
             self.attach(DistinctSum(p.terms, p.k, p.op, model.off, p.source, True))
             for p in sums

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kanren.constraints import ConstraintStore
 from unification import Var
@@ -47,6 +47,9 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_P = TypeVar("_P", bound=Propagator)
+
+
 class Model:
     """FD variables and propagators, built from an append-only log.
 
@@ -60,11 +63,14 @@ class Model:
     has lost bit ``b`` while ``j`` still has bit ``p`` (a value's support, see
     :meth:`~relqueens.fd.propagators.Propagator.supports`); ``eager[x]``
     says whether any change of ``x`` wakes something (``watch`` or
-    ``supportwatch``), so value elimination queues it.
+    ``supportwatch``), so value elimination queues it. ``by_type`` lists the
+    propagators of each class in posting order, for posting rules that look
+    for earlier constraints of a kind (see :meth:`posted`).
     """
 
     __slots__ = (
         "boundwatch",
+        "by_type",
         "eager",
         "fixwatch",
         "groups",
@@ -96,8 +102,13 @@ class Model:
         self.supportwatch: list[list[tuple[int, int, int, Propagator]]] = []
         self.eager: list[bool] = []
         self.props: list[Entry] = []
+        self.by_type: dict[type, list[Propagator]] = {}
         self.private: set[int] = set()
         self.groups: set[frozenset[tuple[int, int]]] = set()
+
+    def posted(self, kind: type[_P]) -> list[_P]:
+        """The propagators of class ``kind`` (exactly, not its subclasses), in posting order."""
+        return self.by_type.get(kind, [])  # type: ignore[return-value]  # filed by their class
 
     @classmethod
     def replay(cls, log: list[Entry]) -> Model:
@@ -167,6 +178,7 @@ class Model:
                 self.supportwatch[x].append((b, j, pos, p))
                 self.eager[x] = True
             self.props.append(entry)
+            self.by_type.setdefault(type(p), []).append(p)
 
 
 class FDStore(ConstraintStore):
