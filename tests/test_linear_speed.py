@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from relqueens import fd, run, vars
 from relqueens.fd import Domain
-from relqueens.fd.propagators import DistinctSum, _highest, _lowest
+from relqueens.fd.propagators import DistinctSum, _highest, _lowest, _mirror
 
 SETTINGS = settings(
     max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
@@ -34,6 +34,13 @@ def test_lowest_and_highest_ranks_are_sums_of_sorted_ranks(positions, data):
     m = data.draw(st.integers(1, len(ranks)))
     assert _lowest(union, m) == (sum(ranks[:m]), sum(ranks[: m - 1]))
     assert _highest(union, m) == (sum(ranks[-m:]), sum(ranks[len(ranks) - m + 1 :]))
+
+
+@SETTINGS
+@given(st.sets(st.integers(0, 80), max_size=20), st.integers(-5, 120))
+def test_mirror_maps_each_position_to_total_minus_it(positions, total):
+    mirrored = _mirror(sum(1 << p for p in positions), total)
+    assert mirrored == sum(1 << total - p for p in positions if total - p >= 0)
 
 
 def rule(domains, a, k, op):

@@ -805,11 +805,16 @@ class DistinctSum(Linear):
         return True
 
 
+_REVERSED = bytes(int(f"{v:08b}"[::-1], 2) for v in range(256))
+"""Each byte with its bits in reverse order."""
+
+
 def _mirror(b: int, total: int) -> int:
     """The bitset of ``total - p`` for the positions ``p`` of ``b`` (negative ones dropped)."""
-    width = b.bit_length()
-    r = int(bin(b)[:1:-1], 2) if b else 0
-    shift = total - width + 1
+    size = (b.bit_length() + 7) >> 3
+    # the bytes in reverse order, each one reversed: bit p moves to 8 * size - 1 - p
+    r = int.from_bytes(b.to_bytes(size, "little").translate(_REVERSED), "big")
+    shift = total - 8 * size + 1
     return r << shift if shift >= 0 else r >> -shift
 
 
