@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from math import ceil, floor
-from operator import itemgetter
+from operator import itemgetter, lshift
 from typing import TYPE_CHECKING
 
 from .domain import Dom, Wide
@@ -674,12 +674,14 @@ class DistinctSum(Linear):
     member shifted by ``s`` is rank ``p + 1 + s`` (value ``base + p + s``);
     ``lo``..``hi`` bound the sum of the members' ranks.
 
-    A call that changes nothing remembers the domains (``seen``): a call on
-    the same domains (woken by a variable whose change it has already seen)
-    returns at once.
+    A call that changes nothing remembers the domains (``seen``), unless it
+    learnt so only from its last pass over the terms (rare): a call on the
+    same domains (woken by a variable whose change it has already seen)
+    returns at once. The sums of the ``m`` smallest (largest) ranks of the
+    union are read off tables of the sums for a window of its bits.
     """
 
-    __slots__ = ("domains", "hi", "implied", "lo", "seen", "shifts")
+    __slots__ = ("domains", "hi", "implied", "lo", "seen", "shifts", "steps")
 
     def __init__(
         self,
@@ -694,92 +696,95 @@ class DistinctSum(Linear):
         self.implied = implied
         base = min(off[j] for j, _ in terms)
         self.shifts = tuple((j, off[j] - base) for j, _ in terms)
+        steps = tuple(s for _, s in self.shifts)
+        self.steps = steps if any(steps) else None  # None: the bitsets are ranks as they are
         lo, hi = _total_bounds(terms[0][1], k, op)
         self.lo, self.hi = lo - (base - 1) * len(terms), hi - (base - 1) * len(terms)
         self.domains = itemgetter(*self.vars)  # at least two terms: a tuple
         self.seen: tuple[Dom, ...] = ()
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        doms = self.domains(D)
+        doms: tuple[int, ...] = self.domains(D)
         if doms == self.seen:
             return True
-        if not self.tighten(D, queue):
-            return False
-        if self.domains(D) == doms:
-            self.seen = doms
-        return True
-
-    def tighten(self, D: list[Dom], queue: set[int]) -> bool:
-        """One pass over the terms (``False``: no solution)."""
+        ranks = doms if self.steps is None else tuple(map(lshift, doms, self.steps))
         done = union = m = least = most = wide = 0
-        for j, s in self.shifts:
-            d: int = D[j]
-            lo = (d & -d).bit_length() + s
+        for d in ranks:
             if d & (d - 1):
-                hi = d.bit_length() + s
-                union |= d << s
+                lo = (d & -d).bit_length()
+                hi = d.bit_length()
+                union |= d
                 m += 1
                 least += lo
                 most += hi
                 if hi - lo > wide:
                     wide = hi - lo
             else:
-                done += lo
+                done += d.bit_length()
         top, bottom = self.hi - done, self.lo - done  # the open variables' rank sum lies within
         if m < 3:
             if not m:
-                return bottom <= 0 <= top
+                if bottom > 0 or top < 0:
+                    return False
+                self.seen = doms
+                return True
             if top == bottom:
-                return self._exact(D, queue, int(top))
-        rest = union
-        small = big = 0
-        for _ in range(m):
-            bit = rest & -rest
-            if not bit:
-                return False  # fewer values than open variables
-            rest ^= bit
-            small += (last := bit.bit_length())
-        rest = union
-        for _ in range(m):
-            big += (first := rest.bit_length())
-            rest ^= 1 << first - 1
+                return self._exact(D, queue, int(top), doms, ranks)
+        if union.bit_count() < m:
+            return False  # fewer values than open variables
+        # the sums of the m and the m - 1 smallest ranks of the union, read off a window at its lowest bit
+        p = (union & -union).bit_length() - 1
+        sums = _LOWEST[union >> p & _FULL]
+        small, fewer = (
+            (sums[m] + m * p, sums[m - 1] + (m - 1) * p) if len(sums) > m else _lowest(union, m)
+        )
+        # ... and of the largest, from a window whose top bit is the union's
+        h = union.bit_length()
+        sums = _HIGHEST[union >> h - _WINDOW if h >= _WINDOW else union << _WINDOW - h]
+        big, more = (
+            (m * h - sums[m], (m - 1) * h - sums[m - 1]) if len(sums) > m else _highest(union, m)
+        )
         if (least if least > small else small) > top or (most if most < big else big) < bottom:
             return False
-        small -= last  # the least and the most of m - 1 open variables
-        big -= first
         if (
             least + wide <= top
             and most - wide >= bottom
-            and union.bit_length() + small <= top
-            and (union & -union).bit_length() + big >= bottom
+            and h + fewer <= top
+            and p + 1 + more >= bottom
         ):
+            self.seen = doms
             return True  # no bound can move (each hi - lo <= wide, and within the union's bounds)
-        for j, s in self.shifts:
-            d = D[j]
+        for (j, s), d in zip(self.shifts, ranks):
             if not d & (d - 1):
                 continue
-            lo = (d & -d).bit_length() + s
-            hi = d.bit_length() + s
+            lo = (d & -d).bit_length()
+            hi = d.bit_length()
             others = least - lo
-            up = top - (others if others > small else small) - s  # keep bits below up
+            up = top - (others if others > fewer else fewer)  # keep ranks up to up
             others = most - hi
-            down = bottom - (others if others < big else big) - s - 1  # ... and from down
-            if hi - s > up or lo - s - 1 < down:
-                if hi - s > up:
+            down = bottom - (others if others < more else more) - 1  # ... and above down
+            if hi > up or lo - 1 < down:
+                if hi > up:
                     d &= (1 << int(up)) - 1 if up > 0 else 0
                 if down > 0:
                     d = d >> int(down) << int(down)
                 if not d:
                     return False
-                D[j] = d
+                D[j] = d >> s
                 queue.add(j)
         return True
 
-    def _exact(self, D: list[Dom], queue: set[int], total: int) -> bool:
+    def _exact(
+        self,
+        D: list[Dom],
+        queue: set[int],
+        total: int,
+        doms: tuple[int, ...],
+        ranks: tuple[int, ...],
+    ) -> bool:
         """One or two open variables whose ranks sum to ``total``: domain consistent (mirrored bitsets)."""
-        opens = [(j, s) for j, s in self.shifts if D[j] & (D[j] - 1)]
-        (x, sx), (y, sy) = opens if len(opens) == 2 else (opens[0], opens[0])
-        dx, dy = D[x] << sx, D[y] << sy
+        opens = [(j, s, d) for (j, s), d in zip(self.shifts, ranks) if d & (d - 1)]
+        (x, sx, dx), (y, sy, dy) = opens if len(opens) == 2 else (opens[0], opens[0])
         if x == y:  # one open variable: its rank is total
             nx = ny = dx & (1 << total - 1) if total > 0 else 0
         else:  # bit p of x goes with bit total - 2 - p of y, never p itself (distinct)
@@ -788,6 +793,9 @@ class DistinctSum(Linear):
             ny = dy & _mirror(nx, total - 2)
         if not ny:
             return False
+        if nx == dx and ny == dy:
+            self.seen = doms
+            return True
         if nx != dx:
             D[x] = nx >> sx
             queue.add(x)
@@ -797,12 +805,51 @@ class DistinctSum(Linear):
         return True
 
 
+_REVERSED = bytes(int(f"{v:08b}"[::-1], 2) for v in range(256))
+"""Each byte with its bits in reverse order."""
+
+
 def _mirror(b: int, total: int) -> int:
     """The bitset of ``total - p`` for the positions ``p`` of ``b`` (negative ones dropped)."""
-    width = b.bit_length()
-    r = int(bin(b)[:1:-1], 2) if b else 0
-    shift = total - width + 1
+    size = (b.bit_length() + 7) >> 3
+    # the bytes in reverse order, each one reversed: bit p moves to 8 * size - 1 - p
+    r = int.from_bytes(b.to_bytes(size, "little").translate(_REVERSED), "big")
+    shift = total - 8 * size + 1
     return r << shift if shift >= 0 else r >> -shift
+
+
+_WINDOW = 8
+"""How many bits of a union :data:`_LOWEST` and :data:`_HIGHEST` read at once."""
+_FULL = (1 << _WINDOW) - 1
+_LOWEST = tuple(
+    tuple(accumulate((p + 1 for p in range(_WINDOW) if w >> p & 1), initial=0))
+    for w in range(1 << _WINDOW)
+)
+"""``_LOWEST[w][k]``: the sum of the ranks (position + 1) of the ``k`` lowest bits of ``w``."""
+_HIGHEST = tuple(
+    tuple(accumulate((_WINDOW - 1 - p for p in reversed(range(_WINDOW)) if w >> p & 1), initial=0))
+    for w in range(1 << _WINDOW)
+)
+"""``_HIGHEST[w][k]``: how far the ``k`` highest bits of ``w`` lie below bit ``_WINDOW - 1``, summed."""
+
+
+def _lowest(union: int, m: int) -> tuple[int, int]:
+    """The sums of the ``m`` and of the ``m - 1`` smallest ranks (position + 1) of the bits of ``union``."""
+    total = 0
+    for _ in range(m):
+        bit = union & -union
+        union ^= bit
+        total += (last := bit.bit_length())
+    return total, total - last
+
+
+def _highest(union: int, m: int) -> tuple[int, int]:
+    """The sums of the ``m`` and of the ``m - 1`` largest ranks of the bits of ``union``."""
+    total = 0
+    for _ in range(m):
+        total += (first := union.bit_length())
+        union ^= 1 << first - 1
+    return total, total - first
 
 
 class Times(Propagator):
