@@ -61,6 +61,16 @@ if TYPE_CHECKING:
         def eager(self) -> Sequence[bool]: ...
 
 
+class Lined(tuple[int, ...]):
+    """The members of a large ``distinct`` group whose values line up (one offset for all).
+
+    In a row ``(members, ci)`` of value elimination, a member fixed to ``a``
+    takes bit ``a + ci`` from each other member's domain.
+    """
+
+    __slots__ = ()
+
+
 Term = tuple[int, int, int]
 """``(i, a, c)``: ``a * x_i + c`` with ``a`` = +-1 (``i < 0``: an inverse term, see :func:`_bounds`)."""
 
@@ -187,11 +197,29 @@ def fixpoint(
             if not d & (d - 1):
                 a = off[i] + d.bit_length() - 1
                 for members, ci in rows[i]:
+                    if type(members) is Lined:
+                        if a + ci < 0:
+                            continue
+                        bit = 1 << (a + ci)
+                        for j in members:
+                            dj: int = D[j]  # value elimination rows hold bitset variables only
+                            if dj & bit and j != i:
+                                nj = dj ^ bit
+                                if not nj:
+                                    return False
+                                D[j] = nj
+                                if (
+                                    not nj & (nj - 1)
+                                    or eager[j]
+                                    or (boundwatch[j] and (bit == dj & -dj or bit << 1 > dj))
+                                ):
+                                    queue.add(j)
+                        continue
                     v = a + ci
-                    for j, k in members:
+                    for j, k in members:  # type: ignore[misc]  # pairs: the Lined rows went above
                         pos = v - k
                         if pos >= 0 and j != i:
-                            dj: int = D[j]
+                            dj = D[j]
                             if (dj >> pos) & 1:
                                 bit = 1 << pos
                                 nj = dj ^ bit

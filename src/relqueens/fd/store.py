@@ -29,7 +29,7 @@ from unification import Var
 
 from ..logic.state import State, Subst, as_state, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain
-from .propagators import EqOffset, Propagator
+from .propagators import EqOffset, Lined, Propagator
 
 if TYPE_CHECKING:
     from .post import Constraint
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 Entry = tuple[Any, ...]
 """A model log entry: ``("var", v, offset, private)``, ``("alias", v, i)``, ``("rebase", i, offset)``,
 ``("ne", x, y, c, source)``, ``("distinct", members, source)`` or ``("prop", propagator)``."""
-Row = tuple[Sequence[tuple[int, int]], int]
+Row = tuple["Sequence[tuple[int, int]] | Lined", int]
 """A value elimination row ``(members, ci)`` (see :class:`Model`)."""
 
 
@@ -58,7 +58,9 @@ class Model:
     ``D[j]`` for each other member ``(j, k)`` (``k`` folds in ``j``'s offset).
     The first row of a variable gathers its pairwise ``!=`` and its
     ``distinct`` groups of up to ``EXPAND`` terms, expanded into pairs
-    (``ci = 0``); larger groups stay whole, one shared row each.
+    (``ci = 0``); larger groups stay whole, one shared row each (a
+    :class:`~relqueens.fd.propagators.Lined` one when the members' values
+    line up: bit ``a + ci`` leaves each other member).
     ``supportwatch[x]`` lists ``(b, j, p, prop)``: ``prop`` wakes when ``x``
     has lost bit ``b`` while ``j`` still has bit ``p`` (a value's support, see
     :meth:`~relqueens.fd.propagators.Propagator.supports`); ``eager[x]``
@@ -160,8 +162,14 @@ class Model:
                     self.pairs[i].extend((j, cj - ci + off[j]) for j, cj in members if j != i)
             else:
                 shifted = tuple((j, cj + off[j]) for j, cj in members)
-                for i, ci in members:
-                    self.rows[i].append((shifted, ci))
+                base = {k for _, k in shifted}
+                if len(base) == 1:  # the values line up: one bit per member
+                    lined, k = Lined(j for j, _ in members), base.pop()
+                    for i, ci in members:
+                        self.rows[i].append((lined, ci - k))
+                else:
+                    for i, ci in members:
+                        self.rows[i].append((shifted, ci))
             self.props.append(entry)
         else:  # "prop"
             p = entry[1]
