@@ -131,6 +131,22 @@ def test_edge_finding_is_the_rule_it_states(tasks):
     assert edge_find(est, lct, dur) == new
 
 
+@SETTINGS
+@given(windows(9, 4, 6))
+def test_precedences_is_the_rule_it_states(tasks):
+    """precedences equals the pairwise rule computed pair by pair."""
+    est, lct, dur = tasks
+    n, new = len(est), est[:]
+    for i in range(n):
+        for j in range(n):
+            if j != i and lct[j] - dur[j] < est[i] + dur[i]:  # i cannot end before j must start
+                if est[j] + dur[j] > lct[i] - dur[i]:
+                    assert precedences(est, lct, dur) is None
+                    return
+                new[i] = max(new[i], est[j] + dur[j])
+    assert precedences(est, lct, dur) == new
+
+
 def _products(ranges):
     if not ranges:
         yield ()
