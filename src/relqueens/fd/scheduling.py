@@ -180,7 +180,7 @@ def start_bounds(D: list[Dom], off: list[int], xs: Sequence[int]) -> tuple[list[
 class CumulativeProp(Propagator):
     """Tasks ``(start, duration, height)`` never use more than ``limit`` at once (bounds reasoning)."""
 
-    __slots__ = ("busy", "busy_dur", "dur", "height", "implied", "limit")
+    __slots__ = ("busy", "busy_dur", "dur", "height", "implied", "limit", "rules")
     slow = True  # its rules cost O(n^2): once a round, after the cheap propagators
 
     def __init__(
@@ -191,7 +191,9 @@ class CumulativeProp(Propagator):
         limit: int,
         source: object = None,
         implied: bool = False,
+        pairwise: bool = True,
     ) -> None:
+        """``pairwise=False``: the pairs of a unary resource are kept apart by constraints of their own."""
         self.implied = implied
         self.vars, self.dur, self.height, self.limit, self.source = (
             starts,
@@ -201,12 +203,15 @@ class CumulativeProp(Propagator):
             source,
         )
         busy = [t for t, (d, h) in enumerate(zip(dur, height, strict=True)) if d and h]
-        unary = all(
+        alone = all(  # no two busy tasks fit side by side: a unary resource
             height[a] + height[b] > limit for k, a in enumerate(busy) for b in busy[k + 1 :]
         )
-        self.busy = tuple(starts[t] for t in busy) if unary else None
+        self.busy = tuple(starts[t] for t in busy) if alone else None
         """The start variables of the tasks that take time on a unary resource (``None``: not unary)."""
         self.busy_dur = tuple(dur[t] for t in busy)
+        self.rules = unary if pairwise else edge_find
+        """A unary resource's rules; the pairwise rule is left to the pairs' own constraints if they
+        are posted (cheap propagators, run before this one: it would find nothing to do)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         if self.busy is None:
@@ -224,8 +229,8 @@ class CumulativeProp(Propagator):
             xs, dur = self.busy, self.busy_dur  # tasks taking no time are left as they are
             est, lst = start_bounds(D, off, xs)
             lct = [s + d for s, d in zip(lst, dur, strict=True)]
-            up = unary(est, lct, dur)
-            down = None if up is None else unary([-c for c in lct], [-e for e in est], dur)
+            up = self.rules(est, lct, dur)
+            down = None if up is None else self.rules([-c for c in lct], [-e for e in est], dur)
         if up is None or down is None:
             return False
         for x, e, s, lo, back, d in zip(xs, est, lst, up, down, dur, strict=True):
