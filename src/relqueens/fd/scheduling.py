@@ -177,10 +177,14 @@ def start_bounds(D: list[Dom], off: list[int], xs: Sequence[int]) -> tuple[list[
     return est, lst
 
 
+SEEN = 1024
+"""How many start bounds a resource remembers its answer for (then it forgets them all)."""
+
+
 class CumulativeProp(Propagator):
     """Tasks ``(start, duration, height)`` never use more than ``limit`` at once (bounds reasoning)."""
 
-    __slots__ = ("busy", "busy_dur", "dur", "height", "implied", "limit", "rules")
+    __slots__ = ("busy", "busy_dur", "dur", "height", "implied", "limit", "rules", "seen")
     slow = True  # its rules cost O(n^2): once a round, after the cheap propagators
 
     def __init__(
@@ -209,14 +213,36 @@ class CumulativeProp(Propagator):
         self.busy = tuple(starts[t] for t in busy) if alone else None
         """The start variables of the tasks that take time on a unary resource (``None``: not unary)."""
         self.busy_dur = tuple(dur[t] for t in busy)
+        self.seen: dict[tuple[int, ...], tuple[list[int], list[int]] | tuple[()]] = {}
+        """What :meth:`bounds` gave for recent start bounds (searches meet the same ones again)."""
         self.rules = unary if pairwise else edge_find
         """A unary resource's rules; the pairwise rule is left to the pairs' own constraints if they
         are posted (cheap propagators, run before this one: it would find nothing to do)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
+        xs, dur = (self.vars, self.dur) if self.busy is None else (self.busy, self.busy_dur)
+        est, lst = start_bounds(D, off, xs)  # a unary resource leaves the tasks taking no time
+        key = (*est, *lst)
+        found = self.seen.get(key)
+        if found is None:
+            if len(self.seen) >= SEEN:
+                self.seen.clear()
+            found = self.seen[key] = self.bounds(est, lst)
+        if not found:
+            return False
+        up, down = found
+        for x, e, s, lo, back, d in zip(xs, est, lst, up, down, dur, strict=True):
+            hi = -back - d
+            if (lo != e or hi != s) and (
+                lo > hi or not narrow(D, queue, x, keep_le(keep_ge(D[x], off[x], lo), off[x], hi))
+            ):
+                return False
+        return True
+
+    def bounds(self, est: list[int], lst: list[int]) -> tuple[list[int], list[int]] | tuple[()]:
+        """The new earliest starts and the new latest ends (negated), or ``()`` if the tasks cannot fit."""
         if self.busy is None:
-            xs, dur = self.vars, self.dur
-            est, lst = start_bounds(D, off, xs)
+            dur = self.dur
             up = time_table(est, lst, dur, self.height, self.limit)
             down = time_table(  # the same, with time running backwards
                 [-s - d for s, d in zip(lst, dur, strict=True)],
@@ -226,20 +252,11 @@ class CumulativeProp(Propagator):
                 self.limit,
             )
         else:  # unary: the pairwise rule does what time-tabling would, and edge finding more
-            xs, dur = self.busy, self.busy_dur  # tasks taking no time are left as they are
-            est, lst = start_bounds(D, off, xs)
+            dur = self.busy_dur
             lct = [s + d for s, d in zip(lst, dur, strict=True)]
             up = self.rules(est, lct, dur)
-            down = None if up is None else self.rules([-c for c in lct], [-e for e in est], dur)
-        if up is None or down is None:
-            return False
-        for x, e, s, lo, back, d in zip(xs, est, lst, up, down, dur, strict=True):
-            hi = -back - d
-            if (lo != e or hi != s) and (
-                lo > hi or not narrow(D, queue, x, keep_le(keep_ge(D[x], off[x], lo), off[x], hi))
-            ):
-                return False
-        return True
+            down = None if up is None else self.rules([-c for c in lct], [-e for e in up], dur)
+        return () if up is None or down is None else (up, down)
 
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
         return False
