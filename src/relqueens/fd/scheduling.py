@@ -117,6 +117,33 @@ def unary(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | Non
     return None if first is None else edge_find(first, lct, dur)
 
 
+def unsettled(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int]:
+    """The tasks of a unary resource (durations at least 1) the rules need to see.
+
+    A task is settled when it is fixed and, with the settled ones before it,
+    runs in sequence before every other task starts (or, mirrored, after
+    every other ends). Settled tasks are at their places and push no other
+    task: :func:`precedences` and :func:`edge_find` give the others the same
+    bounds without them.
+
+    >>> unsettled([0, 2, 3, 9], [2, 3, 9, 10], [2, 1, 4, 1])
+    [2]
+    """
+    n = len(est)
+    live = [True] * n
+    by_est = sorted(range(n), key=est.__getitem__)
+    for k, t in enumerate(by_est):  # the settled tasks first in time
+        if lct[t] - dur[t] != est[t] or (k + 1 < n and lct[t] > est[by_est[k + 1]]):
+            break
+        live[t] = False
+    by_lct = sorted(range(n), key=lct.__getitem__, reverse=True)
+    for k, t in enumerate(by_lct):  # the settled tasks last in time
+        if lct[t] - dur[t] != est[t] or (k + 1 < n and est[t] < lct[by_lct[k + 1]]):
+            break
+        live[t] = False
+    return [t for t in range(n) if live[t]]
+
+
 def time_table(
     est: list[int], lst: list[int], dur: Sequence[int], height: Sequence[int], limit: int
 ) -> list[int] | None:
@@ -252,10 +279,17 @@ class CumulativeProp(Propagator):
                 self.limit,
             )
         else:  # unary: the pairwise rule does what time-tabling would, and edge finding more
-            dur = self.busy_dur
-            lct = [s + d for s, d in zip(lst, dur, strict=True)]
-            up = self.rules(est, lct, dur)
-            down = None if up is None else self.rules([-c for c in lct], [-e for e in up], dur)
+            lct = [s + d for s, d in zip(lst, self.busy_dur, strict=True)]
+            live = unsettled(est, lct, self.busy_dur)
+            span = [self.busy_dur[t] for t in live]
+            ends = [lct[t] for t in live]
+            new = self.rules([est[t] for t in live], ends, span)
+            back = None if new is None else self.rules([-c for c in ends], [-e for e in new], span)
+            if new is None or back is None:
+                return ()
+            up, down = est[:], [-c for c in lct]
+            for t, a, b in zip(live, new, back, strict=True):
+                up[t], down[t] = a, b
         return () if up is None or down is None else (up, down)
 
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
