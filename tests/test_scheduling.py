@@ -24,7 +24,7 @@ from test_fd_property import (
 )
 
 from relqueens import fd, lall, vars
-from relqueens.fd.scheduling import edge_find, precedences, time_table
+from relqueens.fd.scheduling import edge_find, precedences, time_table, unsettled
 
 
 def fits(tasks, limit, starts):
@@ -129,6 +129,54 @@ def test_edge_finding_is_the_rule_it_states(tasks):
             if _ect([*omega, i], est, dur) > L:
                 new[i] = max(new[i], _ect(omega, est, dur))
     assert edge_find(est, lct, dur) == new
+
+
+@SETTINGS
+@given(windows(9, 4, 6))
+def test_precedences_is_the_rule_it_states(tasks):
+    """precedences equals the pairwise rule computed pair by pair."""
+    est, lct, dur = tasks
+    n, new = len(est), est[:]
+    for i in range(n):
+        for j in range(n):
+            if j != i and lct[j] - dur[j] < est[i] + dur[i]:  # i cannot end before j must start
+                if est[j] + dur[j] > lct[i] - dur[i]:
+                    assert precedences(est, lct, dur) is None
+                    return
+                new[i] = max(new[i], est[j] + dur[j])
+    assert precedences(est, lct, dur) == new
+
+
+def fixed_windows(latest, longest, most):
+    """Up to ``most`` tasks as ``(est, lct, dur)`` lists, most of them fixed (a window of 0)."""
+    task = st.tuples(
+        st.integers(0, latest), st.sampled_from([0, 0, 0, 1, 3]), st.integers(1, longest)
+    )
+    return st.lists(task, min_size=1, max_size=most).map(
+        lambda tasks: (
+            [a for a, _, _ in tasks],
+            [a + w + d for a, w, d in tasks],
+            [d for *_, d in tasks],
+        )
+    )
+
+
+@SETTINGS
+@given(fixed_windows(12, 4, 7))
+def test_settled_tasks_change_no_rule(tasks):
+    """Without the settled tasks, the rules give the others the same bounds (both ways), and fail alike."""
+    est, lct, dur = tasks
+    live = unsettled(est, lct, dur)
+    settled = [t for t in range(len(est)) if t not in live]
+    for rule in (edge_find, precedences):
+        for e, c in ((est, lct), ([-x for x in lct], [-x for x in est])):
+            full = rule(e, c, dur)
+            part = rule([e[t] for t in live], [c[t] for t in live], [dur[t] for t in live])
+            if full is None:
+                assert part is None, rule.__name__
+            else:
+                assert part == [full[t] for t in live], rule.__name__
+                assert all(full[t] == e[t] for t in settled), rule.__name__
 
 
 def _products(ranges):

@@ -102,7 +102,9 @@ class ImpliedResources(Constraint):
         for tasks in self.resources:
             starts = tuple(x for x, _ in tasks)
             durations = tuple(d for _, d in tasks)
-            p = CumulativeProp(starts, durations, (1,) * len(tasks), 1, self, implied=True)
+            p = CumulativeProp(
+                starts, durations, (1,) * len(tasks), 1, self, implied=True, pairwise=False
+            )
             if not posting.attach(p):
                 return False
         return True

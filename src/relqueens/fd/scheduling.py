@@ -23,7 +23,7 @@ from typing import Any
 
 from .domain import Dom
 from .post import Constraint, Posting
-from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
+from .propagators import Propagator, keep_ge, keep_le, narrow
 
 
 def edge_find(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | None:
@@ -47,30 +47,32 @@ def edge_find(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] |
     new = est[:]
     work = 0
     bounds = sorted(range(len(est)), key=lct.__getitem__)
+    last = len(bounds) - 1
+    floor = min(est, default=0) - sum(dur) - 1  # below every est - pre
     for n, t in enumerate(bounds):
         work += dur[t]
         L = lct[t]
-        if n + 1 < len(bounds) and lct[bounds[n + 1]] == L:
+        if n < last and lct[bounds[n + 1]] == L:
             continue  # omega takes every task ending by L
+        room = L - work  # how late omega may start its work (its ect - W) and still fit
         pre = 0
-        best: int | None = None  # max(est - pre) over the members so far
+        best = floor  # max(est - pre) over the members so far
         hits = []
         for i in by_est:
+            e = est[i]
+            if e > L:
+                break  # no member starts this late, and ect(omega) <= L cannot move e
             if lct[i] <= L:
-                value = est[i] - pre
-                if best is None or value > best:
-                    best = value
+                if e - pre > best:
+                    best = e - pre
                 pre += dur[i]
-            elif est[i] + dur[i] + work - pre > L or (
-                best is not None and work + best + dur[i] > L
-            ):
+            elif (best if best > e - pre else e - pre) + dur[i] > room:
                 hits.append(i)
-        ect = work + best  # type: ignore[operator]  # omega holds task t at least
-        if ect > L:
+        if best > room:
             return None
         for i in hits:
-            if ect > new[i]:
-                new[i] = ect
+            if work + best > new[i]:
+                new[i] = work + best
     return new
 
 
@@ -85,26 +87,27 @@ def precedences(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int]
     [3, 1]
     """
     n = len(est)
-    lst = [lct[t] - dur[t] for t in range(n)]
+    lst = [c - d for c, d in zip(lct, dur, strict=True)]
+    ect = [e + d for e, d in zip(est, dur, strict=True)]
     by_lst = sorted(range(n), key=lst.__getitem__)
-    ect = [est[t] + dur[t] for t in range(n)]
     new = est[:]
-    top: int | None = None  # the two tasks of the prefix with the latest earliest ends
-    second: int | None = None
+    top = -1  # the task of the prefix with the latest earliest end; the two latest ends:
+    top_end = second_end = min(est, default=0)  # (none ends before every start)
     k = 0
     for i in sorted(range(n), key=ect.__getitem__):
-        while k < n and lst[by_lst[k]] < ect[i]:  # the tasks i cannot precede
+        end = ect[i]
+        while k < n and lst[by_lst[k]] < end:  # the tasks i cannot precede
             t = by_lst[k]
-            if top is None or ect[t] > ect[top]:
-                top, second = t, top
-            elif second is None or ect[t] > ect[second]:
-                second = t
+            if ect[t] > top_end:
+                second_end, top, top_end = top_end, t, ect[t]
+            elif ect[t] > second_end:
+                second_end = ect[t]
             k += 1
-        before = second if top == i else top
-        if before is not None:
-            if ect[before] > lst[i]:
+        before = second_end if top == i else top_end
+        if before > new[i]:
+            if before > lst[i]:
                 return None  # nor can it precede i
-            new[i] = max(new[i], ect[before])
+            new[i] = before
     return new
 
 
@@ -112,6 +115,33 @@ def unary(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | Non
     """New earliest starts on a unary resource: :func:`precedences`, then :func:`edge_find`."""
     first = precedences(est, lct, dur)
     return None if first is None else edge_find(first, lct, dur)
+
+
+def unsettled(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int]:
+    """The tasks of a unary resource (durations at least 1) the rules need to see.
+
+    A task is settled when it is fixed and, with the settled ones before it,
+    runs in sequence before every other task starts (or, mirrored, after
+    every other ends). Settled tasks are at their places and push no other
+    task: :func:`precedences` and :func:`edge_find` give the others the same
+    bounds without them.
+
+    >>> unsettled([0, 2, 3, 9], [2, 3, 9, 10], [2, 1, 4, 1])
+    [2]
+    """
+    n = len(est)
+    live = [True] * n
+    by_est = sorted(range(n), key=est.__getitem__)
+    for k, t in enumerate(by_est):  # the settled tasks first in time
+        if lct[t] - dur[t] != est[t] or (k + 1 < n and lct[t] > est[by_est[k + 1]]):
+            break
+        live[t] = False
+    by_lct = sorted(range(n), key=lct.__getitem__, reverse=True)
+    for k, t in enumerate(by_lct):  # the settled tasks last in time
+        if lct[t] - dur[t] != est[t] or (k + 1 < n and est[t] < lct[by_lct[k + 1]]):
+            break
+        live[t] = False
+    return [t for t in range(n) if live[t]]
 
 
 def time_table(
@@ -159,10 +189,29 @@ def time_table(
     return new
 
 
+def start_bounds(D: list[Dom], off: list[int], xs: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The earliest and the latest starts of the variables ``xs``."""
+    est, lst = [], []
+    for x in xs:
+        d = D[x]
+        if type(d) is int:  # a bitset: its bounds inline
+            o = off[x]
+            est.append(o + (d & -d).bit_length() - 1)
+            lst.append(o + d.bit_length() - 1)
+        else:
+            est.append(int(d.lo))
+            lst.append(int(d.hi))
+    return est, lst
+
+
+SEEN = 1024
+"""How many start bounds a resource remembers its answer for (then it forgets them all)."""
+
+
 class CumulativeProp(Propagator):
     """Tasks ``(start, duration, height)`` never use more than ``limit`` at once (bounds reasoning)."""
 
-    __slots__ = ("busy", "busy_dur", "dur", "height", "implied", "limit")
+    __slots__ = ("busy", "busy_dur", "dur", "height", "implied", "limit", "rules", "seen")
     slow = True  # its rules cost O(n^2): once a round, after the cheap propagators
 
     def __init__(
@@ -173,7 +222,9 @@ class CumulativeProp(Propagator):
         limit: int,
         source: object = None,
         implied: bool = False,
+        pairwise: bool = True,
     ) -> None:
+        """``pairwise=False``: the pairs of a unary resource are kept apart by constraints of their own."""
         self.implied = implied
         self.vars, self.dur, self.height, self.limit, self.source = (
             starts,
@@ -183,44 +234,63 @@ class CumulativeProp(Propagator):
             source,
         )
         busy = [t for t, (d, h) in enumerate(zip(dur, height, strict=True)) if d and h]
-        unary = all(
+        alone = all(  # no two busy tasks fit side by side: a unary resource
             height[a] + height[b] > limit for k, a in enumerate(busy) for b in busy[k + 1 :]
         )
-        self.busy = tuple(busy) if unary else None
-        """The tasks that take time on a unary resource (``None``: not unary)."""
-        self.busy_dur = [dur[t] for t in busy]
+        self.busy = tuple(starts[t] for t in busy) if alone else None
+        """The start variables of the tasks that take time on a unary resource (``None``: not unary)."""
+        self.busy_dur = tuple(dur[t] for t in busy)
+        self.seen: dict[tuple[int, ...], tuple[list[int], list[int]] | tuple[()]] = {}
+        """What :meth:`bounds` gave for recent start bounds (searches meet the same ones again)."""
+        self.rules = unary if pairwise else edge_find
+        """A unary resource's rules; the pairwise rule is left to the pairs' own constraints if they
+        are posted (cheap propagators, run before this one: it would find nothing to do)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
-        xs, dur = self.vars, self.dur
-        est = [int(low(D[x], off[x])) for x in xs]
-        lct = [int(high(D[x], off[x])) + d for x, d in zip(xs, dur, strict=True)]
+        xs, dur = (self.vars, self.dur) if self.busy is None else (self.busy, self.busy_dur)
+        est, lst = start_bounds(D, off, xs)  # a unary resource leaves the tasks taking no time
+        key = (*est, *lst)
+        found = self.seen.get(key)
+        if found is None:
+            if len(self.seen) >= SEEN:
+                self.seen.clear()
+            found = self.seen[key] = self.bounds(est, lst)
+        if not found:
+            return False
+        up, down = found
+        for x, e, s, lo, back, d in zip(xs, est, lst, up, down, dur, strict=True):
+            hi = -back - d
+            if (lo != e or hi != s) and (
+                lo > hi or not narrow(D, queue, x, keep_le(keep_ge(D[x], off[x], lo), off[x], hi))
+            ):
+                return False
+        return True
+
+    def bounds(self, est: list[int], lst: list[int]) -> tuple[list[int], list[int]] | tuple[()]:
+        """The new earliest starts and the new latest ends (negated), or ``()`` if the tasks cannot fit."""
         if self.busy is None:
-            up = time_table(
-                est, [c - d for c, d in zip(lct, dur, strict=True)], dur, self.height, self.limit
-            )
+            dur = self.dur
+            up = time_table(est, lst, dur, self.height, self.limit)
             down = time_table(  # the same, with time running backwards
-                [-c for c in lct],
+                [-s - d for s, d in zip(lst, dur, strict=True)],
                 [-e - d for e, d in zip(est, dur, strict=True)],
                 dur,
                 self.height,
                 self.limit,
             )
         else:  # unary: the pairwise rule does what time-tabling would, and edge finding more
-            busy, bd = self.busy, self.busy_dur
-            up, down = est, [-c for c in lct]
-            b_up = unary([est[t] for t in busy], [lct[t] for t in busy], bd)
-            b_down = unary([down[t] for t in busy], [-est[t] for t in busy], bd)
-            if b_up is None or b_down is None:
-                return False
-            for k, t in enumerate(busy):
-                up[t], down[t] = b_up[k], b_down[k]
-        if up is None or down is None:
-            return False
-        for k, x in enumerate(xs):
-            lo, hi = up[k], -down[k] - dur[k]
-            if lo > hi or not narrow(D, queue, x, keep_le(keep_ge(D[x], off[x], lo), off[x], hi)):
-                return False
-        return True
+            lct = [s + d for s, d in zip(lst, self.busy_dur, strict=True)]
+            live = unsettled(est, lct, self.busy_dur)
+            span = [self.busy_dur[t] for t in live]
+            ends = [lct[t] for t in live]
+            new = self.rules([est[t] for t in live], ends, span)
+            back = None if new is None else self.rules([-c for c in ends], [-e for e in new], span)
+            if new is None or back is None:
+                return ()
+            up, down = est[:], [-c for c in lct]
+            for t, a, b in zip(live, new, back, strict=True):
+                up[t], down[t] = a, b
+        return () if up is None or down is None else (up, down)
 
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
         return False
