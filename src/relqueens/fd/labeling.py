@@ -164,9 +164,9 @@ def size(d: Dom) -> int:
 
 
 def degree(model: Model, i: int) -> int:
-    """How many constraints mention FD variable ``i``."""
+    """How many constraints mention FD variable ``i`` (each other member of its ``distinct`` groups counts)."""
     return (
-        sum(len(members) for members, _ in model.rows[i])
+        sum(len(members) - (type(members) is not list) for members, _ in model.rows[i])
         + len(model.watch[i])
         + len(model.fixwatch[i])
         + len(model.boundwatch[i])

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
 
 class Lined(tuple[int, ...]):
-    """The members of a large ``distinct`` group whose values line up (one offset for all).
+    """The members of a ``distinct`` group whose values line up (one offset for all).
 
     In a row ``(members, ci)`` of value elimination, a member fixed to ``a``
     takes bit ``a + ci`` from each other member's domain.

@@ -56,11 +56,12 @@ class Model:
     Value elimination is indexed for the hot loop: ``rows[i]`` lists
     ``(members, ci)``: when ``i`` is fixed to ``a``, bit ``a + ci - k`` leaves
     ``D[j]`` for each other member ``(j, k)`` (``k`` folds in ``j``'s offset).
-    The first row of a variable gathers its pairwise ``!=`` and its
-    ``distinct`` groups of up to ``EXPAND`` terms, expanded into pairs
-    (``ci = 0``); larger groups stay whole, one shared row each (a
-    :class:`~relqueens.fd.propagators.Lined` one when the members' values
-    line up: bit ``a + ci`` leaves each other member).
+    A ``distinct`` group whose members' values line up (no offsets, one
+    domain base) is one shared :class:`~relqueens.fd.propagators.Lined` row:
+    bit ``a + ci`` leaves each other member. The first row of a variable
+    gathers its pairwise ``!=`` and its other ``distinct`` groups of up to
+    ``EXPAND`` terms, expanded into pairs (``ci = 0``); larger groups stay
+    whole, one shared row each.
     ``supportwatch[x]`` lists ``(b, j, p, prop)``: ``prop`` wakes when ``x``
     has lost bit ``b`` while ``j`` still has bit ``p`` (a value's support, see
     :meth:`~relqueens.fd.propagators.Propagator.supports`); ``eager[x]``
@@ -157,19 +158,18 @@ class Model:
             if key in self.groups:
                 return  # the same group again (e.g. a permutation stated twice): nothing new
             self.groups.add(key)
-            if len(members) <= self.EXPAND:
+            shifted = tuple((j, cj + off[j]) for j, cj in members)
+            base = {k for _, k in shifted}
+            if len(base) == 1:  # the values line up: one bit per member
+                lined, k = Lined(j for j, _ in members), base.pop()
+                for i, ci in members:
+                    self.rows[i].append((lined, ci - k))
+            elif len(members) <= self.EXPAND:
                 for i, ci in members:
                     self.pairs[i].extend((j, cj - ci + off[j]) for j, cj in members if j != i)
             else:
-                shifted = tuple((j, cj + off[j]) for j, cj in members)
-                base = {k for _, k in shifted}
-                if len(base) == 1:  # the values line up: one bit per member
-                    lined, k = Lined(j for j, _ in members), base.pop()
-                    for i, ci in members:
-                        self.rows[i].append((lined, ci - k))
-                else:
-                    for i, ci in members:
-                        self.rows[i].append((shifted, ci))
+                for i, ci in members:
+                    self.rows[i].append((shifted, ci))
             self.props.append(entry)
         else:  # "prop"
             p = entry[1]
