@@ -5,20 +5,23 @@ A job shop is often written one pair of tasks at a time, ``(s1 + d1 <= s2) |
 impossible; the tasks of one machine together allow much more (edge
 finding: a task that cannot end before the others all end goes after all
 of them). :func:`implied_resources` finds the tasks that are pairwise
-disjoint by such disjunctions (each reified precedence ``b <=> x + d <= y``
-and a sum ``b1 + b2 >= 1`` or ``== 1`` over the two orders) and groups them
-into cliques, each a :class:`~relqueens.fd.scheduling.CumulativeProp` of
-limit 1, posted as implied (it shows in no residual).
+disjoint by such disjunctions (each posted as one
+:class:`~relqueens.fd.scheduling.EitherOrder`, or stated by reified
+precedences ``b <=> x + d <= y`` and a sum ``b1 + b2 >= 1`` or ``== 1`` over
+the two orders) and groups them into cliques, each a
+:class:`~relqueens.fd.scheduling.CumulativeProp` of limit 1, posted as
+implied (it shows in no residual).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .arith import Reified
 from .post import Constraint, Posting
 from .propagators import Linear, Propagator
-from .scheduling import CumulativeProp
+from .scheduling import CumulativeProp, EitherOrder
 from .store import Model
 
 Task = tuple[int, int]
@@ -53,19 +56,27 @@ def _either(p: Propagator) -> tuple[int, int] | None:
 
 def disjoint_pairs(model: Model) -> dict[Task, set[Task]]:
     """The tasks no two of which may overlap, as a graph: task -> the tasks disjoint from it."""
-    prec = _precedences(model)
     graph: dict[Task, set[Task]] = {}
-    if not prec:
-        return graph
-    for entry in model.props:
-        pair = _either(entry[1]) if entry[0] == "prop" else None
-        if pair is None or pair[0] not in prec or pair[1] not in prec:
-            continue
-        (x, y, dx), (y2, x2, dy) = prec[pair[0]], prec[pair[1]]
-        if (x, y) == (x2, y2) and x != y and dx > 0 and dy > 0:
+    for x, dx, y, dy in _either_orders(model):
+        if x != y and dx > 0 and dy > 0:
             graph.setdefault((x, dx), set()).add((y, dy))
             graph.setdefault((y, dy), set()).add((x, dx))
     return graph
+
+
+def _either_orders(model: Model) -> Iterator[tuple[int, int, int, int]]:
+    """``(x, dx, y, dy)`` for each constraint ``x + dx <= y or y + dy <= x`` of ``model``."""
+    for p in model.posted(EitherOrder):
+        yield p.x, p.a, p.y, p.b
+    prec = _precedences(model)
+    if not prec:
+        return
+    for entry in model.props:
+        pair = _either(entry[1]) if entry[0] == "prop" else None
+        if pair is not None and pair[0] in prec and pair[1] in prec:
+            (x, y, dx), (y2, x2, dy) = prec[pair[0]], prec[pair[1]]
+            if (x, y) == (x2, y2):
+                yield x, dx, y, dy
 
 
 def cliques(graph: dict[Task, set[Task]], least: int = 3) -> list[list[Task]]:

@@ -361,7 +361,57 @@ class Posting:
             split = self.abs_difference_ne(c)
             if split is not None:
                 return split
+        elif c.op == ">=" or c.op == ">":
+            either = self.either_order(c)
+            if either is not None:
+                return either
         return self.post_linear(c.lhs - c.rhs, c.op, c)
+
+    def either_order(self, c: Relation) -> bool | None:
+        """``(x + a <= y) | (y + b <= x)`` as one :class:`~relqueens.fd.scheduling.EitherOrder`.
+
+        ``c`` is ``p | q`` (``(p) + (q) >= 1``) posted as a goal, ``p`` and
+        ``q`` orders (``<``, ``<=``, ``>``, ``>=``) between the same two
+        variables in opposite directions. Nothing else refers to the 0/1
+        variables the general path would give ``p`` and ``q``, so one
+        propagator does without them. ``None`` for any other shape.
+        """
+        extra = _NORMAL[c.op][1]
+        expr = c.lhs - c.rhs
+        if (
+            extra - expr.const != 1
+            or len(expr.terms) != 2
+            or any(type(v) is not Aux or v.kind != "reif" or a != 1 for v, a in expr.terms.items())
+        ):
+            return None
+        first, second = (self.order(v.args[0]) for v in expr.terms)
+        if first is None or second is None or first[:2] != second[1::-1]:
+            return None
+        for w in first[:2]:
+            if self.store.index_of(w) is None:  # SWI's way, as the general path: inf..sup
+                self.restrict(w, Wide(-INF, INF))
+        index = self.store.current().index
+        x, y = index[first[0]], index[first[1]]
+        if x == y:
+            return None
+        from .scheduling import EitherOrder
+
+        a, b = first[2], second[2]
+        return a + b <= 1 or self.attach(EitherOrder(x, a, y, b, c))  # a + b <= 1: always true
+
+    def order(self, rel: Relation) -> tuple[Var, Var, int] | None:
+        """``(x, y, k)`` when ``rel`` says ``x + k <= y`` of two free variables, else ``None``."""
+        negate, extra, op = _NORMAL[rel.op]
+        if op != "<=":
+            return None
+        expr = rel.rhs - rel.lhs if negate else rel.lhs - rel.rhs  # expr + extra <= 0
+        if len(expr.terms) != 2:
+            return None
+        (u, a), (v, b) = sorted(expr.terms.items(), key=lambda t: -t[1])
+        if a != 1 or b != -1 or type(u) is Aux or type(v) is Aux:
+            return None
+        x, y = walk(u, self.s), walk(v, self.s)
+        return (x, y, expr.const + extra) if isvar(x) and isvar(y) else None
 
     def abs_difference_ne(self, c: Relation) -> bool | None:
         """``abs(x - y + k) != m`` (``m`` a constant) as ``x != y - k + m`` and ``x != y - k - m``.

@@ -12,6 +12,10 @@ propagator reasons on bounds (earliest start ``est``, latest start ``lst``):
   first; it subsumes time-tabling there), overload checking and edge
   finding (a task that cannot end before a set of others all end goes
   after all of them), in both directions.
+
+Two tasks stated apart, ``(x + a <= y) | (y + b <= x)``, get one
+:class:`EitherOrder`; :mod:`relqueens.fd.implied` gathers such pairs into
+unary resources.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 
 from .domain import Dom
 from .post import Constraint, Posting
-from .propagators import Propagator, keep_ge, keep_le, narrow
+from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
 
 
 def edge_find(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | None:
@@ -202,6 +206,65 @@ def start_bounds(D: list[Dom], off: list[int], xs: Sequence[int]) -> tuple[list[
             est.append(int(d.lo))
             lst.append(int(d.hi))
     return est, lst
+
+
+class EitherOrder(Propagator):
+    """``x + a <= y`` or ``y + b <= x``: one order once the bounds rule out the other.
+
+    Bounds consistent, as the two reified orders and their sum it stands for
+    (with no 0/1 variables to wake): when ``x`` cannot end before ``y`` must
+    start, ``y + b <= x`` is enforced, and the other way round; it fails when
+    neither order fits.
+    """
+
+    __slots__ = ("a", "b", "x", "y")
+    on_bounds = True
+
+    def __init__(self, x: int, a: int, y: int, b: int, source: object = None) -> None:
+        self.x, self.a, self.y, self.b, self.vars, self.source = x, a, y, b, (x, y), source
+
+    def bounds(self, D: list[Dom], off: list[int]) -> tuple[float, float, float, float]:
+        """The bounds of ``x`` and ``y``: ``(low x, high x, low y, high y)``."""
+        x, y = self.x, self.y
+        dx, dy = D[x], D[y]
+        if type(dx) is int and type(dy) is int:  # bitsets: their bounds inline
+            ox, oy = off[x], off[y]
+            return (
+                ox + (dx & -dx).bit_length() - 1,
+                ox + dx.bit_length() - 1,
+                oy + (dy & -dy).bit_length() - 1,
+                oy + dy.bit_length() - 1,
+            )
+        return low(dx, off[x]), high(dx, off[x]), low(dy, off[y]), high(dy, off[y])
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        x, y, a, b = self.x, self.y, self.a, self.b
+        dx, dy = D[x], D[y]
+        lox: float  # an int, or an infinite bound of a Wide domain (as the others)
+        hix: float
+        loy: float
+        hiy: float
+        if type(dx) is int and type(dy) is int:  # bitsets: their bounds inline (most calls)
+            ox, oy = off[x], off[y]
+            lox, hix = ox + (dx & -dx).bit_length() - 1, ox + dx.bit_length() - 1
+            loy, hiy = oy + (dy & -dy).bit_length() - 1, oy + dy.bit_length() - 1
+        else:
+            lox, hix, loy, hiy = self.bounds(D, off)
+        if lox + a > hiy:  # x cannot go first: y + b <= x
+            if loy + b > hix:
+                return False
+            if lox < loy + b and not narrow(D, queue, x, keep_ge(dx, off[x], loy + b)):
+                return False
+            return hiy + b <= hix or narrow(D, queue, y, keep_le(dy, off[y], hix - b))
+        if loy + b > hix:  # y cannot go first: x + a <= y
+            if loy < lox + a and not narrow(D, queue, y, keep_ge(dy, off[y], lox + a)):
+                return False
+            return hix + a <= hiy or narrow(D, queue, x, keep_le(dx, off[x], hiy - a))
+        return True
+
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
+        lox, hix, loy, hiy = self.bounds(D, off)
+        return hix + self.a <= loy or hiy + self.b <= lox
 
 
 SEEN = 1024
