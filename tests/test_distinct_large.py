@@ -42,3 +42,38 @@ def test_a_large_distinct_group_equals_brute_force(case):
     }
     got = run_all(tuple(xs), *goals)
     assert len(got) == len(expected) and set(got) == expected
+
+
+@st.composite
+def defined_members(draw):
+    """``all_distinct`` over terms some of which an equality ``y == x + k`` defines, posted in any order."""
+    n = draw(st.integers(2, 5))
+    doms = [draw(st.sets(st.integers(-2, 4), min_size=1, max_size=4)) for _ in range(n)]
+    defs = [
+        (y, x, draw(st.integers(-2, 2)))
+        for y in range(1, n)
+        if draw(st.booleans())
+        for x in [draw(st.integers(0, y - 1))]
+    ]
+    terms = [(i, draw(st.sampled_from([0, 0, 1, -1]))) for i in draw(st.permutations(range(n)))]
+    terms = terms[: draw(st.integers(2, n))]
+    return doms, defs, terms, draw(st.randoms())
+
+
+@EXAMPLES
+@given(defined_members())
+def test_all_distinct_over_variables_defined_by_equalities_equals_brute_force(case):
+    doms, defs, terms, rnd = case
+    xs = vars(len(doms))
+    goals = [fd.in_(x, fd.domain(*sorted(d))) for x, d in zip(xs, doms)]
+    goals += [fd.eq(xs[y], xs[x] + k) for y, x, k in defs]
+    rnd.shuffle(goals)
+    goals.insert(rnd.randint(0, len(goals)), fd.all_distinct([xs[i] + c for i, c in terms]))
+    expected = {
+        p
+        for p in itertools.product(*(sorted(d) for d in doms))
+        if all(p[y] == p[x] + k for y, x, k in defs)
+        and len({p[i] + c for i, c in terms}) == len(terms)
+    }
+    got = run_all(tuple(xs), *goals)
+    assert len(got) == len(expected) and set(got) == expected

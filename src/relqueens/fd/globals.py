@@ -744,7 +744,7 @@ class AllDistinct(Constraint):
         found = posting.indices([v for v, _ in pairs], self)  # type: ignore[misc]  # as above
         if type(found) is bool:
             return found
-        members = [(i, c) for i, (_, c) in zip(found, pairs)]  # type: ignore[misc]  # as above
+        members = posting.rooted([(i, c) for i, (_, c) in zip(found, pairs)])  # type: ignore[misc]  # as above
         if len(set(members)) < len(members):
             return False
         if len(members) > 1:

@@ -839,6 +839,27 @@ class Posting:
         sums = difference_sums(self.store.current(), xs, c)
         return sums is None or self.attach(sums)
 
+    def rooted(self, members: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``members`` (terms ``x_i + c``) with each variable an earlier ``x == y + k`` defines read as ``y + k + c``.
+
+        Chains are followed to their first variable. A group over the root
+        propagates once where it would have waited for the equalities to
+        copy every change back and forth (they stay posted and keep the
+        copies in step).
+        """
+        defined = {p.x: (p.y, p.c) for p in self.store.current().posted(EqOffset)}
+        if not defined:
+            return members
+        D, out = self.store.D, []
+        for i, c in members:
+            seen = {i}
+            while i in defined and type(D[defined[i][0]]) is int and defined[i][0] not in seen:
+                i, k = defined[i]
+                seen.add(i)
+                c += k
+            out.append((i, c))
+        return out
+
     def group(self, members: list[tuple[int, int]], c: Postable) -> bool:
         """Record ``members`` (``(i, c)``: the terms ``x_i + c``) as a ``distinct`` group (value elimination).
 
