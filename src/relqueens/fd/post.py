@@ -468,6 +468,9 @@ class Posting:
                 taken.add(w + k)
             else:
                 return False
+        members = self.rooted(members)
+        if len(set(members)) < len(members):
+            return False  # two terms one equality keeps equal
         D, off = self.store.D, self.store.model.off
         for value in taken:
             for j, cj in members:
