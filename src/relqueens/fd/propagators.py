@@ -343,8 +343,18 @@ class EqOffset(Propagator):
         if s >= D[x].bit_length():
             return False  # every value of y + c lies above x's domain
         dx = D[x] & (dy << s if s >= 0 else dy >> -s)
-        back = dx >> s if s >= 0 else dx << -s
-        return narrow(D, queue, x, dx) and narrow(D, queue, y, dy & back)
+        if dx != D[x]:  # narrowed inline: most calls change nothing
+            if not dx:
+                return False
+            D[x] = dx
+            queue.add(x)
+        dy = D[y] & (dx >> s if s >= 0 else dx << -s)  # read again: y may be x
+        if dy != D[y]:
+            if not dy:
+                return False
+            D[y] = dy
+            queue.add(y)
+        return True
 
 
 class LeOffset(Propagator):
