@@ -19,26 +19,24 @@ LO, HI = -2, 2
 ATOMS = ["v", "v", "mod", "times", "abs", "lt"]
 
 
-def atom_value(atom, a):
-    kind, i, j = atom
-    return {
-        "v": lambda: a[i],
-        "mod": lambda: a[i] % (j + 2),
-        "times": lambda: a[i] * a[j],
-        "abs": lambda: abs(a[i] - a[j]),
-        "lt": lambda: int(a[i] < a[j]),
-    }[kind]()
-
-
-def atom_term(atom, xs):
+def atom_of(atom, xs, lt):
+    """An atom over ``xs``: values (``lt`` gives 0 or 1) or logic variables (``lt`` a relation)."""
     kind, i, j = atom
     return {
         "v": lambda: xs[i],
         "mod": lambda: xs[i] % (j + 2),
         "times": lambda: xs[i] * xs[j],
         "abs": lambda: abs(xs[i] - xs[j]),
-        "lt": lambda: xs[i] < xs[j],
+        "lt": lambda: lt(xs[i], xs[j]),
     }[kind]()
+
+
+def atom_value(atom, a):
+    return atom_of(atom, a, lambda u, v: int(u < v))
+
+
+def atom_term(atom, xs):
+    return atom_of(atom, xs, lambda u, v: u < v)
 
 
 @st.composite
