@@ -850,7 +850,7 @@ class Posting:
         copy every change back and forth (they stay posted and keep the
         copies in step).
         """
-        defined = {p.x: (p.y, p.c) for p in self.store.current().posted(EqOffset)}
+        defined = self.store.current().defined
         if not defined:
             return members
         D, out = self.store.D, []

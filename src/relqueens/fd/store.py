@@ -68,12 +68,14 @@ class Model:
     says whether any change of ``x`` wakes something (``watch`` or
     ``supportwatch``), so value elimination queues it. ``by_type`` lists the
     propagators of each class in posting order, for posting rules that look
-    for earlier constraints of a kind (see :meth:`posted`).
+    for earlier constraints of a kind (see :meth:`posted`); ``defined[x]``
+    is ``(y, c)`` for the last ``x == y + c`` posted.
     """
 
     __slots__ = (
         "boundwatch",
         "by_type",
+        "defined",
         "eager",
         "fixwatch",
         "groups",
@@ -106,6 +108,7 @@ class Model:
         self.eager: list[bool] = []
         self.props: list[Entry] = []
         self.by_type: dict[type, list[Propagator]] = {}
+        self.defined: dict[int, tuple[int, int]] = {}
         self.private: set[int] = set()
         self.groups: set[frozenset[tuple[int, int]]] = set()
 
@@ -187,6 +190,8 @@ class Model:
                 self.eager[x] = True
             self.props.append(entry)
             self.by_type.setdefault(type(p), []).append(p)
+            if type(p) is EqOffset:
+                self.defined[p.x] = (p.y, p.c)
 
 
 class FDStore(ConstraintStore):
