@@ -166,7 +166,8 @@ def size(d: Dom) -> int:
 def degree(model: Model, i: int) -> int:
     """How many constraints mention FD variable ``i`` (each other member of its ``distinct`` groups counts)."""
     return (
-        sum(len(members) - (type(members) is not list) for members, _ in model.rows[i])
+        model.links[i]
+        + sum(len(members) - 1 for members, _ in model.rows[i] if type(members) is not list)
         + len(model.watch[i])
         + len(model.fixwatch[i])
         + len(model.boundwatch[i])

@@ -46,6 +46,10 @@ if TYPE_CHECKING:
         @property
         def off(self) -> list[int]: ...
         @property
+        def masks(self) -> Sequence[dict[int, int]]: ...
+        @property
+        def reach(self) -> Sequence[int]: ...
+        @property
         def rows(self) -> Sequence[Sequence[Row]]: ...
         @property
         def watch(self) -> Sequence[Sequence[Woken]]: ...
@@ -163,6 +167,7 @@ def fixpoint(
     lost a bound and has propagators that wake on bound changes.
     """
     off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
+    masks, reach = model.masks, model.reach
     boundwatch, slowwatch = model.boundwatch, model.slowwatch
     supportwatch, eager = model.supportwatch, model.eager
     wide_steps = 0
@@ -195,14 +200,31 @@ def fixpoint(
                         return False
         else:
             if not d & (d - 1):
-                a = off[i] + d.bit_length() - 1
+                b = d.bit_length() - 1
+                if masks[i]:
+                    r = reach[i]
+                    for j, t in masks[i].items():
+                        dj: int = D[j]  # value elimination ties bitset variables only
+                        gone = dj & (t << b) >> r
+                        if gone:
+                            nj = dj ^ gone
+                            if not nj:
+                                return False
+                            D[j] = nj
+                            if (
+                                not nj & (nj - 1)
+                                or eager[j]
+                                or (boundwatch[j] and (gone & dj & -dj or gone << 1 > dj))
+                            ):
+                                queue.add(j)
+                a = off[i] + b
                 for members, ci in rows[i]:
                     if type(members) is Lined:
                         if a + ci < 0:
                             continue
                         bit = 1 << (a + ci)
                         for j in members:
-                            dj: int = D[j]  # value elimination rows hold bitset variables only
+                            dj = D[j]
                             if dj & bit and j != i:
                                 nj = dj ^ bit
                                 if not nj:

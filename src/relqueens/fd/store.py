@@ -53,15 +53,19 @@ _P = TypeVar("_P", bound=Propagator)
 class Model:
     """FD variables and propagators, built from an append-only log.
 
-    Value elimination is indexed for the hot loop: ``rows[i]`` lists
-    ``(members, ci)``: when ``i`` is fixed to ``a``, bit ``a + ci - k`` leaves
-    ``D[j]`` for each other member ``(j, k)`` (``k`` folds in ``j``'s offset).
-    A ``distinct`` group whose members' values line up (no offsets, one
-    domain base) is one shared :class:`~relqueens.fd.propagators.Lined` row:
-    bit ``a + ci`` leaves each other member. The first row of a variable
-    gathers its pairwise ``!=`` and its other ``distinct`` groups of up to
-    ``EXPAND`` terms, expanded into pairs (``ci = 0``); larger groups stay
-    whole, one shared row each.
+    Value elimination is indexed for the hot loop. ``masks[i]`` maps each
+    variable ``j`` that a pairwise ``!=`` or a ``distinct`` group of up to
+    ``EXPAND`` terms ties to ``i`` to a bitset ``t``: when ``i`` is fixed at
+    bit ``b`` of its domain, the bits ``(t << b) >> reach[i]`` leave ``D[j]``
+    (all of ``j``'s constraints with ``i`` in one step). ``links[i]`` counts
+    those ties (each other member of each group). ``rows[i]`` lists
+    ``(members, ci)`` for the rest: when ``i`` is fixed to ``a``, bit
+    ``a + ci - k`` leaves ``D[j]`` for each other member ``(j, k)`` (``k``
+    folds in ``j``'s offset). A larger ``distinct`` group whose members'
+    values line up (no offsets, one domain base) is one shared
+    :class:`~relqueens.fd.propagators.Lined` row: bit ``a + ci`` leaves each
+    other member; other large groups are one shared row each, and ties whose
+    offsets lie more than ``SPAN`` apart are pairs in a row of their own.
     ``supportwatch[x]`` lists ``(b, j, p, prop)``: ``prop`` wakes when ``x``
     has lost bit ``b`` while ``j`` still has bit ``p`` (a value's support, see
     :meth:`~relqueens.fd.propagators.Propagator.supports`); ``eager[x]``
@@ -77,14 +81,17 @@ class Model:
         "by_type",
         "defined",
         "eager",
+        "far",
         "fixwatch",
         "groups",
         "index",
+        "links",
         "log",
+        "masks",
         "off",
-        "pairs",
         "private",
         "props",
+        "reach",
         "rows",
         "slowwatch",
         "supportwatch",
@@ -92,13 +99,17 @@ class Model:
         "watch",
     )
     EXPAND = 32
+    SPAN = 256
 
     def __init__(self) -> None:
         self.log: list[Entry] = []
         self.vars: list[Var] = []
         self.index: dict[Var, int] = {}
         self.off: list[int] = []
-        self.pairs: list[list[tuple[int, int]]] = []
+        self.masks: list[dict[int, int]] = []
+        self.reach: list[int] = []
+        self.links: list[int] = []
+        self.far: dict[int, list[tuple[int, int]]] = {}
         self.rows: list[list[Row]] = []
         self.watch: list[list[Propagator]] = []
         self.fixwatch: list[list[Propagator]] = []
@@ -136,8 +147,10 @@ class Model:
             self.index[v] = len(self.vars)
             self.vars.append(v)
             off.append(o)
-            self.pairs.append([])
-            self.rows.append([(self.pairs[-1], 0)])
+            self.masks.append({})
+            self.reach.append(0)
+            self.links.append(0)
+            self.rows.append([])
             self.watch.append([])
             self.fixwatch.append([])
             self.boundwatch.append([])
@@ -152,8 +165,8 @@ class Model:
             off[i] = o
         elif kind == "ne":  # x != y + c
             _, x, y, c, _source = entry
-            self.pairs[x].append((y, c + off[y]))
-            self.pairs[y].append((x, -c + off[x]))
+            self.tie(x, y, c + off[y])
+            self.tie(y, x, -c + off[x])
             self.props.append(entry)
         elif kind == "distinct":
             members = entry[1]
@@ -163,13 +176,15 @@ class Model:
             self.groups.add(key)
             shifted = tuple((j, cj + off[j]) for j, cj in members)
             base = {k for _, k in shifted}
-            if len(base) == 1:  # the values line up: one bit per member
+            if len(members) <= self.EXPAND:
+                for i, ci in members:
+                    for j, cj in members:
+                        if j != i:
+                            self.tie(i, j, cj - ci + off[j])
+            elif len(base) == 1:  # the values line up: one bit per member
                 lined, k = Lined(j for j, _ in members), base.pop()
                 for i, ci in members:
                     self.rows[i].append((lined, ci - k))
-            elif len(members) <= self.EXPAND:
-                for i, ci in members:
-                    self.pairs[i].extend((j, cj - ci + off[j]) for j, cj in members if j != i)
             else:
                 for i, ci in members:
                     self.rows[i].append((shifted, ci))
@@ -192,6 +207,26 @@ class Model:
             self.by_type.setdefault(type(p), []).append(p)
             if type(p) is EqOffset:
                 self.defined[p.x] = (p.y, p.c)
+
+    def tie(self, i: int, j: int, k: int) -> None:
+        """Once ``i`` is fixed to ``a``, ``D[j]`` loses bit ``a - k`` (see :class:`Model`)."""
+        self.links[i] += 1
+        if i == j:
+            return  # x != x + c: posting decided it
+        r = self.off[i] - k  # the bit j loses, less i's bit
+        if abs(r) > self.SPAN:  # a mask this wide would cost every fix of i
+            if i not in self.far:
+                self.far[i] = []
+                self.rows[i].append((self.far[i], 0))
+            self.far[i].append((j, k))
+            return
+        masks = self.masks[i]
+        if r + self.reach[i] < 0:  # shift every mask up so that bit r fits
+            grow = -r - self.reach[i]
+            for x in masks:
+                masks[x] <<= grow
+            self.reach[i] += grow
+        masks[j] = masks.get(j, 0) | 1 << (r + self.reach[i])
 
 
 class FDStore(ConstraintStore):
