@@ -48,7 +48,8 @@ if TYPE_CHECKING:
         @property
         def masks(self) -> Sequence[dict[int, int]]: ...
         @property
-        def reach(self) -> Sequence[int]: ...
+        def cuts(self) -> Sequence[dict[int, list[tuple[int, int]]]]: ...
+        def cut(self, i: int, b: int) -> list[tuple[int, int]]: ...
         @property
         def rows(self) -> Sequence[Sequence[Row]]: ...
         @property
@@ -167,7 +168,7 @@ def fixpoint(
     lost a bound and has propagators that wake on bound changes.
     """
     off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
-    masks, reach = model.masks, model.reach
+    masks, cuts = model.masks, model.cuts
     boundwatch, slowwatch = model.boundwatch, model.slowwatch
     supportwatch, eager = model.supportwatch, model.eager
     wide_steps = 0
@@ -202,10 +203,12 @@ def fixpoint(
             if not d & (d - 1):
                 b = d.bit_length() - 1
                 if masks[i]:
-                    r = reach[i]
-                    for j, t in masks[i].items():
+                    cut = cuts[i].get(b)
+                    if cut is None:
+                        cut = model.cut(i, b)
+                    for j, m in cut:
                         dj: int = D[j]  # value elimination ties bitset variables only
-                        gone = dj & (t << b) >> r
+                        gone = dj & m
                         if gone:
                             nj = dj ^ gone
                             if not nj:

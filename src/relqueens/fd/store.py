@@ -57,8 +57,9 @@ class Model:
     variable ``j`` that a pairwise ``!=`` or a ``distinct`` group of up to
     ``EXPAND`` terms ties to ``i`` to a bitset ``t``: when ``i`` is fixed at
     bit ``b`` of its domain, the bits ``(t << b) >> reach[i]`` leave ``D[j]``
-    (all of ``j``'s constraints with ``i`` in one step). ``links[i]`` counts
-    those ties (each other member of each group). ``rows[i]`` lists
+    (all of ``j``'s constraints with ``i`` in one step); ``cuts[i][b]`` keeps
+    those bits per ``j``, once worked out (up to ``CACHE`` of them in all).
+    ``links[i]`` counts the ties (each other member of each group). ``rows[i]`` lists
     ``(members, ci)`` for the rest: when ``i`` is fixed to ``a``, bit
     ``a + ci - k`` leaves ``D[j]`` for each other member ``(j, k)`` (``k``
     folds in ``j``'s offset). A larger ``distinct`` group whose members'
@@ -79,6 +80,8 @@ class Model:
     __slots__ = (
         "boundwatch",
         "by_type",
+        "cached",
+        "cuts",
         "defined",
         "eager",
         "far",
@@ -100,6 +103,7 @@ class Model:
     )
     EXPAND = 32
     SPAN = 256
+    CACHE = 250_000
 
     def __init__(self) -> None:
         self.log: list[Entry] = []
@@ -108,6 +112,8 @@ class Model:
         self.off: list[int] = []
         self.masks: list[dict[int, int]] = []
         self.reach: list[int] = []
+        self.cuts: list[dict[int, list[tuple[int, int]]]] = []
+        self.cached = 0
         self.links: list[int] = []
         self.far: dict[int, list[tuple[int, int]]] = {}
         self.rows: list[list[Row]] = []
@@ -149,6 +155,7 @@ class Model:
             off.append(o)
             self.masks.append({})
             self.reach.append(0)
+            self.cuts.append({})
             self.links.append(0)
             self.rows.append([])
             self.watch.append([])
@@ -208,6 +215,15 @@ class Model:
             if type(p) is EqOffset:
                 self.defined[p.x] = (p.y, p.c)
 
+    def cut(self, i: int, b: int) -> list[tuple[int, int]]:
+        """``(j, bits)`` for each ``j`` that loses ``bits`` when ``i`` is fixed at bit ``b`` (cached)."""
+        r = self.reach[i]
+        cut = [(j, m) for j, t in self.masks[i].items() if (m := (t << b) >> r)]
+        if self.cached < self.CACHE:
+            self.cached += len(cut) + 1
+            self.cuts[i][b] = cut
+        return cut
+
     def tie(self, i: int, j: int, k: int) -> None:
         """Once ``i`` is fixed to ``a``, ``D[j]`` loses bit ``a - k`` (see :class:`Model`)."""
         self.links[i] += 1
@@ -221,6 +237,7 @@ class Model:
             self.far[i].append((j, k))
             return
         masks = self.masks[i]
+        self.cuts[i] = {}
         if r + self.reach[i] < 0:  # shift every mask up so that bit r fits
             grow = -r - self.reach[i]
             for x in masks:
