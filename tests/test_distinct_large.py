@@ -14,14 +14,16 @@ EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 @st.composite
 def large_groups(draw):
     """More members than ``Model.EXPAND`` over a few values each, -1 among them (so their
-    bitsets line up), all but a few pinned once the group is posted; offsets or none."""
-    n = Model.EXPAND + draw(st.integers(1, 4))
+    bitsets line up), all but a few pinned once the group is posted; or, with an offset
+    (their values no longer line up), more than ``Model.TIE``."""
+    shifted = draw(st.booleans())
+    n = (Model.TIE if shifted else Model.EXPAND) + draw(st.integers(1, 4))
     width = n + draw(st.integers(0, 3))
     pins = draw(st.permutations(range(width)))[:n]
     doms = [{-1, v, *draw(st.sets(st.integers(-1, width), max_size=2))} for v in pins]
     open_ = draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=4))
     offsets = [0] * n
-    if draw(st.booleans()):  # the members' values no longer line up
+    if shifted:
         offsets[draw(st.integers(0, n - 1))] = draw(st.sampled_from([-1, 1]))
     return doms, [None if i in open_ else v for i, v in enumerate(pins)], offsets
 

@@ -20,7 +20,7 @@ variable that propagation fixed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -55,7 +55,8 @@ class Model:
 
     Value elimination is indexed for the hot loop. ``masks[i]`` maps each
     variable ``j`` that a pairwise ``!=`` or a ``distinct`` group of up to
-    ``EXPAND`` terms ties to ``i`` to a bitset ``t``: when ``i`` is fixed at
+    ``EXPAND`` terms (``TIE`` if their values do not line up) ties to ``i``
+    to a bitset ``t``: when ``i`` is fixed at
     bit ``b`` of its domain, the bits ``(t << b) >> reach[i]`` leave ``D[j]``
     (all of ``j``'s constraints with ``i`` in one step); ``cuts[i][b]`` keeps
     those bits per ``j``, once worked out (up to ``CACHE`` of them in all).
@@ -102,6 +103,7 @@ class Model:
         "watch",
     )
     EXPAND = 32
+    TIE = 128
     SPAN = 256
     CACHE = 250_000
 
@@ -172,8 +174,8 @@ class Model:
             off[i] = o
         elif kind == "ne":  # x != y + c
             _, x, y, c, _source = entry
-            self.tie(x, y, c + off[y])
-            self.tie(y, x, -c + off[x])
+            self.tie(x, ((y, c + off[y]),))
+            self.tie(y, ((x, -c + off[x]),))
             self.props.append(entry)
         elif kind == "distinct":
             members = entry[1]
@@ -183,11 +185,9 @@ class Model:
             self.groups.add(key)
             shifted = tuple((j, cj + off[j]) for j, cj in members)
             base = {k for _, k in shifted}
-            if len(members) <= self.EXPAND:
+            if len(members) <= (self.EXPAND if len(base) == 1 else self.TIE):
                 for i, ci in members:
-                    for j, cj in members:
-                        if j != i:
-                            self.tie(i, j, cj - ci + off[j])
+                    self.tie(i, [(j, cj - ci + off[j]) for j, cj in members])
             elif len(base) == 1:  # the values line up: one bit per member
                 lined, k = Lined(j for j, _ in members), base.pop()
                 for i, ci in members:
@@ -224,26 +224,29 @@ class Model:
             self.cuts[i][b] = cut
         return cut
 
-    def tie(self, i: int, j: int, k: int) -> None:
-        """Once ``i`` is fixed to ``a``, ``D[j]`` loses bit ``a - k`` (see :class:`Model`)."""
-        self.links[i] += 1
-        if i == j:
-            return  # x != x + c: posting decided it
-        r = self.off[i] - k  # the bit j loses, less i's bit
-        if abs(r) > self.SPAN:  # a mask this wide would cost every fix of i
-            if i not in self.far:
-                self.far[i] = []
-                self.rows[i].append((self.far[i], 0))
-            self.far[i].append((j, k))
-            return
-        masks = self.masks[i]
-        self.cuts[i] = {}
-        if r + self.reach[i] < 0:  # shift every mask up so that bit r fits
-            grow = -r - self.reach[i]
-            for x in masks:
-                masks[x] <<= grow
-            self.reach[i] += grow
-        masks[j] = masks.get(j, 0) | 1 << (r + self.reach[i])
+    def tie(self, i: int, ties: Iterable[tuple[int, int]]) -> None:
+        """Once ``i`` is fixed to ``a``, ``D[j]`` loses bit ``a - k``, for each ``(j, k)`` (see :class:`Model`)."""
+        oi, span, masks = self.off[i], self.SPAN, self.masks[i]
+        for j, k in ties:
+            if j == i:
+                continue  # x != x + c: posting decided it
+            self.links[i] += 1
+            r = oi - k  # the bit j loses, less i's bit
+            if r < -span or r > span:  # a mask this wide would cost every fix of i
+                if i not in self.far:
+                    self.far[i] = []
+                    self.rows[i].append((self.far[i], 0))
+                self.far[i].append((j, k))
+                continue
+            reach = self.reach[i]
+            if r + reach < 0:  # shift every mask up so that bit r fits (doubling: few shifts)
+                grow = max(-r, 2 * reach) - reach
+                for x in masks:
+                    masks[x] <<= grow
+                reach = self.reach[i] = reach + grow
+            masks[j] = masks.get(j, 0) | 1 << (r + reach)
+        if self.cuts[i]:
+            self.cuts[i] = {}
 
 
 class FDStore(ConstraintStore):
