@@ -51,6 +51,8 @@ if TYPE_CHECKING:
         def cuts(self) -> Sequence[dict[int, list[tuple[int, int]]]]: ...
         def cut(self, i: int, b: int) -> list[tuple[int, int]]: ...
         @property
+        def plain(self) -> Sequence[bool]: ...
+        @property
         def rows(self) -> Sequence[Sequence[Row]]: ...
         @property
         def watch(self) -> Sequence[Sequence[Woken]]: ...
@@ -168,7 +170,7 @@ def fixpoint(
     lost a bound and has propagators that wake on bound changes.
     """
     off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
-    masks, cuts = model.masks, model.cuts
+    masks, cuts, plain = model.masks, model.cuts, model.plain
     boundwatch, slowwatch = model.boundwatch, model.slowwatch
     supportwatch, eager = model.supportwatch, model.eager
     wide_steps = 0
@@ -220,6 +222,10 @@ def fixpoint(
                                 or (boundwatch[j] and (gone & dj & -dj or gone << 1 > dj))
                             ):
                                 queue.add(j)
+                if plain[i]:  # nothing else listens to i but slow propagators
+                    for p in slowwatch[i]:
+                        later[p] = i
+                    continue
                 a = off[i] + b
                 for members, ci in rows[i]:
                     if type(members) is Lined:

@@ -68,6 +68,7 @@ class Model:
     :class:`~relqueens.fd.propagators.Lined` row: bit ``a + ci`` leaves each
     other member; other large groups are one shared row each, and ties whose
     offsets lie more than ``SPAN`` apart are pairs in a row of their own.
+    ``plain[i]``: ``i`` has no rows and no propagators but slow ones.
     ``supportwatch[x]`` lists ``(b, j, p, prop)``: ``prop`` wakes when ``x``
     has lost bit ``b`` while ``j`` still has bit ``p`` (a value's support, see
     :meth:`~relqueens.fd.propagators.Propagator.supports`); ``eager[x]``
@@ -93,6 +94,7 @@ class Model:
         "log",
         "masks",
         "off",
+        "plain",
         "private",
         "props",
         "reach",
@@ -117,6 +119,7 @@ class Model:
         self.cuts: list[dict[int, list[tuple[int, int]]]] = []
         self.cached = 0
         self.links: list[int] = []
+        self.plain: list[bool] = []
         self.far: dict[int, list[tuple[int, int]]] = {}
         self.rows: list[list[Row]] = []
         self.watch: list[list[Propagator]] = []
@@ -159,6 +162,7 @@ class Model:
             self.reach.append(0)
             self.cuts.append({})
             self.links.append(0)
+            self.plain.append(True)
             self.rows.append([])
             self.watch.append([])
             self.fixwatch.append([])
@@ -192,9 +196,11 @@ class Model:
                 lined, k = Lined(j for j, _ in members), base.pop()
                 for i, ci in members:
                     self.rows[i].append((lined, ci - k))
+                    self.plain[i] = False
             else:
                 for i, ci in members:
                     self.rows[i].append((shifted, ci))
+                    self.plain[i] = False
             self.props.append(entry)
         else:  # "prop"
             p = entry[1]
@@ -207,9 +213,11 @@ class Model:
             for i in set(p.vars):
                 lists[i].append(p)
                 self.eager[i] |= lists is self.watch
+                self.plain[i] &= lists is self.slowwatch
             for x, b, j, pos in p.supports(off):
                 self.supportwatch[x].append((b, j, pos, p))
                 self.eager[x] = True
+                self.plain[x] = False
             self.props.append(entry)
             self.by_type.setdefault(type(p), []).append(p)
             if type(p) is EqOffset:
@@ -236,6 +244,7 @@ class Model:
                 if i not in self.far:
                     self.far[i] = []
                     self.rows[i].append((self.far[i], 0))
+                    self.plain[i] = False
                 self.far[i].append((j, k))
                 continue
             reach = self.reach[i]
