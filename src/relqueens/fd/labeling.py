@@ -149,9 +149,29 @@ def _best(key: Callable[[Dom, int, Model], SupportsDunderLT[Any]]) -> Selector:
     return select
 
 
+def _ff(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
+    """First-fail: the open variable with the fewest values, ties leftmost (two values: at once)."""
+    best, least = -1, 0
+    for k, i in enumerate(idxs):
+        d = D[i]
+        if type(d) is int:
+            if not d & (d - 1):
+                continue
+            n = d.bit_count()
+        elif d.lo == d.hi:
+            continue
+        else:
+            n = d.hi - d.lo + 1
+        if n < least or best < 0:
+            if n == 2:
+                return k  # no open variable has fewer
+            best, least = k, n
+    return best
+
+
 SELECTORS: dict[str, Selector] = {
     "leftmost": _leftmost,
-    "ff": _best(lambda d, i, m: size(d)),
+    "ff": _ff,
     "ffc": _best(lambda d, i, m: (size(d), -degree(m, i))),
     "min": _best(lambda d, i, m: low(d, m.off[i])),
     "max": _best(lambda d, i, m: -high(d, m.off[i])),
