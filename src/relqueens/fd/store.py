@@ -21,7 +21,7 @@ variable that propagation fixed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import islice
+from itertools import islice, repeat
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kanren.constraints import ConstraintStore
@@ -59,7 +59,8 @@ class Model:
     to a bitset ``t``: when ``i`` is fixed at
     bit ``b`` of its domain, the bits ``(t << b) >> reach[i]`` leave ``D[j]``
     (all of ``j``'s constraints with ``i`` in one step); ``cuts[i][b]`` keeps
-    those bits per ``j``, once worked out (up to ``CACHE`` of them in all).
+    those bits per ``j``, once worked out twice (``once[i]``: the bits
+    worked out once; up to ``CACHE`` entries in all).
     ``links[i]`` counts the ties (each other member of each group). ``rows[i]`` lists
     ``(members, ci)`` for the rest: when ``i`` is fixed to ``a``, bit
     ``a + ci - k`` leaves ``D[j]`` for each other member ``(j, k)`` (``k``
@@ -94,6 +95,7 @@ class Model:
         "log",
         "masks",
         "off",
+        "once",
         "plain",
         "private",
         "props",
@@ -118,6 +120,7 @@ class Model:
         self.reach: list[int] = []
         self.cuts: list[dict[int, list[tuple[int, int]]]] = []
         self.cached = 0
+        self.once: list[set[int]] = []
         self.links: list[int] = []
         self.plain: list[bool] = []
         self.far: dict[int, list[tuple[int, int]]] = {}
@@ -161,6 +164,7 @@ class Model:
             self.masks.append({})
             self.reach.append(0)
             self.cuts.append({})
+            self.once.append(set())
             self.links.append(0)
             self.plain.append(True)
             self.rows.append([])
@@ -189,7 +193,11 @@ class Model:
             self.groups.add(key)
             shifted = tuple((j, cj + off[j]) for j, cj in members)
             base = {k for _, k in shifted}
-            if len(members) <= (self.EXPAND if len(base) == 1 else self.TIE):
+            if len(base) == 1 and len(members) <= self.EXPAND:  # one bit from each other member
+                k, js = base.pop(), [j for j, _ in members]
+                for i, ci in members:
+                    self.line(i, js, off[i] + ci - k)
+            elif len(base) > 1 and len(members) <= self.TIE:
                 for i, ci in members:
                     self.tie(i, [(j, cj - ci + off[j]) for j, cj in members])
             elif len(base) == 1:  # the values line up: one bit per member
@@ -223,37 +231,70 @@ class Model:
             if type(p) is EqOffset:
                 self.defined[p.x] = (p.y, p.c)
 
-    def cut(self, i: int, b: int) -> list[tuple[int, int]]:
-        """``(j, bits)`` for each ``j`` that loses ``bits`` when ``i`` is fixed at bit ``b`` (cached)."""
-        r = self.reach[i]
-        cut = [(j, m) for j, t in self.masks[i].items() if (m := (t << b) >> r)]
+    def cut(self, i: int, b: int) -> Iterable[tuple[int, int]]:
+        """``(j, bits)`` for each ``j`` that loses ``bits`` when ``i`` is fixed at bit ``b``.
+
+        Kept from the second time it is asked for (up to ``CACHE`` entries in
+        all): a value fixed once (a Sudoku's) is not worth a list.
+        """
+        r, masks = self.reach[i], self.masks[i]
+        if b not in self.once[i]:
+            self.once[i].add(b)
+            return ((j, (t << b) >> r) for j, t in masks.items())
+        cut = [(j, m) for j, t in masks.items() if (m := (t << b) >> r)]
         if self.cached < self.CACHE:
             self.cached += len(cut) + 1
             self.cuts[i][b] = cut
         return cut
 
+    def line(self, i: int, js: list[int], r: int) -> None:
+        """:meth:`tie` ``i`` to each other ``j`` of ``js`` by one ``k``, ``off[i] - r``: fast."""
+        if not -self.SPAN <= r <= self.SPAN:
+            self.tie(i, [(j, self.off[i] - r) for j in js])
+            return
+        self.links[i] += len(js) - 1
+        self.grow(i, r)
+        bit = 1 << (r + self.reach[i])
+        masks = self.masks[i]
+        if masks:
+            masks.update(zip(js, map(bit.__or__, map(masks.get, js, repeat(0)))))
+        else:
+            masks = self.masks[i] = dict.fromkeys(js, bit)
+        del masks[i]  # among js: not tied to itself
+        if self.cuts[i]:
+            self.cuts[i] = {}
+
+    def grow(self, i: int, r: int) -> None:
+        """Shift ``i``'s masks up so that bit ``r`` fits (doubling: few shifts when ties come one by one)."""
+        reach = self.reach[i]
+        if r + reach < 0:
+            grow = max(-r, 2 * reach) - reach
+            masks = self.masks[i]
+            for x in masks:
+                masks[x] <<= grow
+            self.reach[i] = reach + grow
+
     def tie(self, i: int, ties: Iterable[tuple[int, int]]) -> None:
         """Once ``i`` is fixed to ``a``, ``D[j]`` loses bit ``a - k``, for each ``(j, k)`` (see :class:`Model`)."""
-        oi, span, masks = self.off[i], self.SPAN, self.masks[i]
-        for j, k in ties:
-            if j == i:
-                continue  # x != x + c: posting decided it
-            self.links[i] += 1
-            r = oi - k  # the bit j loses, less i's bit
-            if r < -span or r > span:  # a mask this wide would cost every fix of i
-                if i not in self.far:
-                    self.far[i] = []
-                    self.rows[i].append((self.far[i], 0))
-                    self.plain[i] = False
-                self.far[i].append((j, k))
-                continue
-            reach = self.reach[i]
-            if r + reach < 0:  # shift every mask up so that bit r fits (doubling: few shifts)
-                grow = max(-r, 2 * reach) - reach
-                for x in masks:
-                    masks[x] <<= grow
-                reach = self.reach[i] = reach + grow
-            masks[j] = masks.get(j, 0) | 1 << (r + reach)
+        oi, span = self.off[i], self.SPAN
+        near = [(j, oi - k) for j, k in ties if j != i]  # the bit j loses, less i's bit
+        if not near:
+            return  # x != x + c: posting decided it
+        self.links[i] += len(near)
+        lowest, highest = min(r for _, r in near), max(r for _, r in near)
+        if lowest < -span or highest > span:  # a mask this wide would cost every fix of i
+            if i not in self.far:
+                self.far[i] = []
+                self.rows[i].append((self.far[i], 0))
+                self.plain[i] = False
+            self.far[i] += [(j, oi - r) for j, r in near if not -span <= r <= span]
+            near = [(j, r) for j, r in near if -span <= r <= span]
+            lowest = min([r for _, r in near], default=0)
+        masks = self.masks[i]
+        self.grow(i, lowest)
+        reach, get = self.reach[i], masks.get
+        for j, r in near:
+            masks[j] = get(j, 0) | 1 << (r + reach)
         if self.cuts[i]:
             self.cuts[i] = {}
 
