@@ -1,6 +1,7 @@
 """Relaxations for branch and bound: exact bounds and sound pruning, checked by brute force."""
 
 import itertools
+import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -347,3 +348,27 @@ def test_element_sum_over_distinct_indices_best_first_as_brute_force(case):
         for p in got
     ]
     assert cost == sorted(cost)
+
+
+def test_a_strongly_correlated_knapsack_of_100_items_is_solved_by_its_table():
+    """Gains = weights + 10 (the LP bound stays above every integer solution): 100 items and
+    room 1925 fit a table, which proves the optimum within a few hundred nodes."""
+    rng = random.Random(102)
+    weights = [rng.randint(10, 60) for _ in range(100)]
+    gains = [w + 10 for w in weights]
+    room = sum(weights) // 2
+    best = [0] * (room + 1)  # the 0/1 knapsack's dynamic program
+    for w, g in zip(weights, gains):
+        for r in range(room, w - 1, -1):
+            best[r] = max(best[r], best[r - w] + g)
+    take, total = vars(100), var()
+    goals = [
+        fd.in_(*take, fd.interval(0, 1)),
+        fd.scalar_product(weights, take, "<=", room),
+        fd.scalar_product(gains, take, "==", total),
+    ]
+    [(value, chosen)] = run(
+        1, (total, take), *goals, fd.label(take, order="down", maximize=total), max_nodes=2000
+    )
+    assert value == best[room] == sum(g for g, t in zip(gains, chosen) if t)
+    assert sum(w for w, t in zip(weights, chosen) if t) <= room

@@ -28,9 +28,9 @@ if TYPE_CHECKING:
     from .domain import Dom
     from .relaxation import KnapsackBound
 
-CELLS = 250_000
+CELLS = 500_000
 """The most cells (room values times values tried) one table may have."""
-BUDGET = 1_000_000
+BUDGET = 2_000_000
 """The most cells :func:`exact` fills in all, the multipliers' search included."""
 SCALE = 16
 """Multipliers are multiples of ``1 / SCALE``; costs are scaled by it."""
