@@ -19,7 +19,8 @@ finds the optimum, then the answers come best first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
+from operator import add, itemgetter
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, cast
 
 from ..logic.limits import current_budget
 from ..logic.reify import reify
@@ -350,9 +351,9 @@ def free_vars(S: State, store: FDStore) -> list[tuple[int, object]]:
     return out
 
 
-Plan: TypeAlias = "tuple[type | None, list[int], list[tuple[int, Any]]]"
-"""A reified term's shape (its list or tuple type, ``None`` for a lone item), the FD index
-of each item (any index for a constant), and the constants with their positions."""
+Plan: TypeAlias = "tuple[type | None, Callable[[list[Dom]], list[int]], list[tuple[int, Any]]]"
+"""A reified term's shape (its list or tuple type, ``None`` for a lone item), what reads the
+values of its variables from a solution's domains, and its constants with their positions."""
 
 
 class Solutions:
@@ -380,9 +381,9 @@ class Solutions:
     def state(self, D: list[Dom]) -> State | Literal[False]:
         """The state with domains ``D`` and the free variables they fixed bound (``False`` if a store objects)."""
         S, store = self.S, self.store
-        new = FDStore(store.model, store.version, D, store.pending)
         if len(S.constraints) == 1:  # the FD store alone: binding can wait until it is read
-            return SolvedState(self, new)
+            return SolvedState(self, D)
+        new = FDStore(store.model, store.version, D, store.pending)
         data = self.bindings(D)
         others = {k: c.copy() for k, c in S.constraints.items() if k is not FDStore}
         S2 = State(data, {**others, FDStore: new})
@@ -422,20 +423,30 @@ class Solutions:
         where = {w: i for i, w in self.free}
         idxs: list[int] = []
         consts: list[tuple[int, Any]] = []
-        plan: Plan | None = (t if many else None, idxs, consts)
+        plan: Plan | None = None
         for x in term if many else (term,):
             if isvar(x) and x in where:
                 idxs.append(where[x])
             elif type(x) is int or type(x) is str:
-                consts.append((len(idxs), x))
-                idxs.append(-1)
+                consts.append((len(idxs) + len(consts), x))
             else:
-                plan = None
                 break
-        if len(consts) == len(idxs):
-            plan = None  # nothing to read from the domains
+        else:
+            if idxs:  # else nothing to read from the domains
+                plan = (t if many else None, self.reader(idxs), consts)
         self.plans[id(q)] = (q, plan)
         return plan
+
+    def reader(self, idxs: list[int]) -> Callable[[list[Dom]], list[int]]:
+        """The values of the variables ``idxs`` in a solution's domains, as a list."""
+        off, D0 = self.store.model.off, self.store.D
+        if any(type(D0[i]) is not int for i in idxs):  # a Wide variable stays Wide in a search
+            return lambda D: [
+                off[i] + d.bit_length() - 1 if type(d := D[i]) is int else d.lo for i in idxs
+            ]
+        get = itemgetter(*idxs) if len(idxs) > 1 else lambda D, i=idxs[0]: (D[i],)
+        low = [off[i] - 1 for i in idxs]  # a fixed bitset's value: its offset - 1 + its length
+        return lambda D: list(map(add, low, map(int.bit_length, get(D))))
 
 
 class SolvedState(State):
@@ -445,32 +456,43 @@ class SolvedState(State):
     straight from the domains, and no substitution is built.
     """
 
-    def __init__(self, solutions: Solutions, store: FDStore) -> None:
-        self.solutions, self.constraints, self.refs = solutions, {FDStore: store}, 1
+    def __init__(self, solutions: Solutions, D: list[Dom]) -> None:
+        self.solutions, self.D, self.refs = solutions, D, 1
         self._data: Subst | None = None
+        self._stores: dict[Any, Any] | None = None
 
     @property
     def data(self) -> Subst:
         """The substitution, made when first read."""
         if self._data is None:
-            self._data = self.solutions.bindings(self.constraints[FDStore].D)
+            self._data = self.solutions.bindings(self.D)
         return self._data
 
     @data.setter
     def data(self, data: Subst) -> None:
         self._data = data
 
+    @property
+    def constraints(self) -> dict[Any, Any]:
+        """The stores: the FD store, with domains ``D``, made when first read."""
+        if self._stores is None:
+            store = self.solutions.store
+            self._stores = {FDStore: FDStore(store.model, store.version, self.D, store.pending)}
+        return self._stores
+
+    @constraints.setter
+    def constraints(self, stores: dict[Any, Any]) -> None:
+        self._stores = stores
+
     def answer(self, q: Any) -> tuple[bool, Any]:
         """``(True, q reified)`` read from the domains, or ``(False, None)`` where that does not apply."""
         plan = self.solutions.plan(q) if self._data is None else None
         if plan is None:
             return False, None
-        t, idxs, consts = plan
-        store = self.constraints[FDStore]
-        D, off = store.D, store.model.off
-        out = [off[i] + d.bit_length() - 1 if type(d := D[i]) is int else d.lo for i in idxs]
+        t, read, consts = plan
+        out = read(self.D if self._stores is None else self._stores[FDStore].D)
         for pos, c in consts:
-            out[pos] = c
+            out.insert(pos, c)
         return True, (out[0] if t is None else out if t is list else tuple(out))
 
 
@@ -558,20 +580,20 @@ class Label(Goal):
             return
         solutions = Solutions(S, store, idxs)
         trace = self.trace if trace is None else trace
-        found = search(
-            D0,
-            store,
-            idxs,
-            self.select,
-            self.order,
-            trace=trace,
-            branching=self.branching,
-            prune=prune,
+        yield from cast(  # accept gave states; a False one is skipped by the search
+            "Iterator[State]",
+            search(
+                D0,
+                store,
+                idxs,
+                self.select,
+                self.order,
+                trace=trace,
+                accept=solutions.state,
+                branching=self.branching,
+                prune=prune,
+            ),
         )
-        for D in found:
-            S2 = solutions.state(D)
-            if S2 is not False:
-                yield S2
 
     def _best_first(self, S: State) -> Iterator[State]:
         """Branch and bound to the optimum, then the solutions objective value by objective value."""

@@ -29,7 +29,7 @@ from .domain import Dom, Wide
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-    from typing import Protocol
+    from typing import Any, Protocol
 
     from .store import Row
 
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
         @property
         def off(self) -> list[int]: ...
+        @property
+        def hot(self) -> tuple[Any, ...]: ...
         @property
         def masks(self) -> Sequence[dict[int, int]]: ...
         @property
@@ -169,10 +171,9 @@ def fixpoint(
     fixed, has propagators that wake on any change or on a lost support, or
     lost a bound and has propagators that wake on bound changes.
     """
-    off, rows, watch, fixwatch = model.off, model.rows, model.watch, model.fixwatch
-    masks, cuts, plain = model.masks, model.cuts, model.plain
-    boundwatch, slowwatch = model.boundwatch, model.slowwatch
-    supportwatch, eager = model.supportwatch, model.eager
+    off, rows, masks, cuts, plain, eager, watch, fixwatch, boundwatch, slowwatch, supportwatch = (
+        model.hot
+    )
     wide_steps = 0
     cut: Iterable[tuple[int, int]] | None
     later: dict[Woken, int] = {}  # slow propagators woken, run once the cheap ones are done
@@ -248,7 +249,7 @@ def fixpoint(
                                     queue.add(j)
                         continue
                     v = a + ci
-                    for j, k in members:  # type: ignore[misc]  # pairs: the Lined rows went above
+                    for j, k in members:  # pairs: the Lined rows went above
                         pos = v - k
                         if pos >= 0 and j != i:
                             dj = D[j]

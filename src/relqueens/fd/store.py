@@ -90,6 +90,7 @@ class Model:
         "far",
         "fixwatch",
         "groups",
+        "hot",
         "index",
         "links",
         "log",
@@ -136,6 +137,9 @@ class Model:
         self.defined: dict[int, tuple[int, int]] = {}
         self.private: set[int] = set()
         self.groups: set[frozenset[tuple[int, int]]] = set()
+        self.hot = self.lists(
+            self.watch, self.fixwatch, self.boundwatch, self.slowwatch, self.supportwatch
+        )
 
     def posted(self, kind: type[_P]) -> list[_P]:
         """The propagators of class ``kind`` (exactly, not its subclasses), in posting order."""
@@ -230,6 +234,11 @@ class Model:
             self.by_type.setdefault(type(p), []).append(p)
             if type(p) is EqOffset:
                 self.defined[p.x] = (p.y, p.c)
+
+    def lists(self, *wakes: list[Any]) -> tuple[Any, ...]:
+        """What :func:`~relqueens.fd.propagators.fixpoint` reads, in one tuple (its lists grow in place),
+        with the wake lists ``watch``, ``fixwatch``, ``boundwatch``, ``slowwatch``, ``supportwatch``."""
+        return (self.off, self.rows, self.masks, self.cuts, self.plain, self.eager, *wakes)
 
     def cut(self, i: int, b: int) -> Iterable[tuple[int, int]]:
         """``(j, bits)`` for each ``j`` that loses ``bits`` when ``i`` is fixed at bit ``b``.

@@ -120,6 +120,9 @@ class _WatchedModel:
             [(b, j, pos, wrapped.setdefault(id(p), _Watched(p, log))) for b, j, pos, p in ps]
             for ps in model.supportwatch
         ]
+        self.hot = model.lists(
+            self.watch, self.fixwatch, self.boundwatch, self.slowwatch, self.supportwatch
+        )
         self.elim: list[list[tuple[Sequence[tuple[int, int]], int, object]]] = [
             [] for _ in model.vars
         ]
