@@ -23,7 +23,7 @@ from test_fd_property import (
     shuffled,
 )
 
-from relqueens import fd, lall, vars
+from relqueens import fd, lall, var, vars
 from relqueens.fd.scheduling import edge_find, precedences, time_table, unsettled
 
 
@@ -260,11 +260,11 @@ def test_a_task_taller_than_the_resource_fails_logically():
 
 @st.composite
 def pairwise_models(draw):
-    """3-4 tasks, every two disjoint by an ``or`` or a 0/1 sum, some pairs left out."""
+    """3-4 tasks, every two disjoint by an ``or``, a 0/1 sum or an implication, some pairs left out."""
     n, domains, pins = draw(base_model(n_min=3, n_max=4, lo=0, hi=7, max_size=5))
     durations = [draw(st.integers(1, 3)) for _ in range(n)]
     pairs = [
-        (i, j, draw(st.sampled_from(["or", "bool", "none"])))
+        (i, j, draw(st.sampled_from(["or", "bool", "implies", "none"])))
         for i in range(n)
         for j in range(i + 1, n)
     ]
@@ -284,6 +284,13 @@ def build_pair(item, vs):
             p == (a + dur[i] <= b),
             q == (b + dur[j] <= a),
             p + q == 1,
+        )
+    elif how == "implies":  # SWI's B #<==> (A + Da #=< B), #\ B #==> (B + Db #=< A)
+        p = var()
+        goal = lall(
+            fd.in_(p, fd.interval(0, 1)),
+            p == (a + dur[i] <= b),
+            fd.implies(fd.eq(p, 0), b + dur[j] <= a),
         )
     else:
         return fd.in_(a, fd.interval(0, 7)), lambda s: True
@@ -315,3 +322,24 @@ def test_pairwise_disjunctions_are_found_as_one_machine():
     assert found is not None
     (machine,) = found.resources
     assert sorted(d for _, d in machine) == [1, 2, 3]
+
+
+def test_pairs_stated_by_implications_are_found_as_one_machine():
+    from relqueens.fd.implied import implied_resources
+    from relqueens.fd.post import post_into
+    from relqueens.fd.store import store_of
+    from relqueens.logic import State
+
+    s, dur = vars(3), [2, 3, 1]
+    goals = [fd.in_(*s, fd.interval(0, 20))]
+    for i, j in [(0, 1), (0, 2), (1, 2)]:
+        b = var()
+        goals += [
+            fd.in_(b, fd.interval(0, 1)),
+            b == (s[i] + dur[i] <= s[j]),
+            fd.implies(fd.eq(b, 0), s[j] + dur[j] <= s[i]),
+        ]
+    S = State()
+    assert post_into(S, goals)
+    found = implied_resources(store_of(S).current())
+    assert found is not None and sorted(d for _, d in found.resources[0]) == [1, 2, 3]

@@ -8,7 +8,7 @@ of them). :func:`implied_resources` finds the tasks that are pairwise
 disjoint by such disjunctions (each posted as one
 :class:`~relqueens.fd.scheduling.EitherOrder`, or stated by reified
 precedences ``b <=> x + d <= y`` and a sum ``b1 + b2 >= 1`` or ``== 1`` over
-the two orders) and groups them into cliques, each a
+the two orders, or ``fd.implies(fd.eq(b1, 0), ...)`` of the other) and groups them into cliques, each a
 :class:`~relqueens.fd.scheduling.CumulativeProp` of limit 1, posted as
 implied (it shows in no residual).
 """
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .arith import Reified
+from .arith import Reified, ReifiedValue
 from .post import Constraint, Posting
-from .propagators import Linear, Propagator
+from .propagators import LeOffset, Linear, Propagator
 from .scheduling import CumulativeProp, EitherOrder
 from .store import Model
 
@@ -71,12 +71,27 @@ def _either_orders(model: Model) -> Iterator[tuple[int, int, int, int]]:
     prec = _precedences(model)
     if not prec:
         return
+    negated = _negations(model, prec)
     for entry in model.props:
-        pair = _either(entry[1]) if entry[0] == "prop" else None
+        if entry[0] != "prop":
+            continue
+        p = entry[1]
+        pair = _either(p)
+        if pair is None and type(p) is LeOffset and p.c == 0 and p.x in negated:
+            pair = negated[p.x], p.y  # (b == 0) implies c: b + c >= 1
         if pair is not None and pair[0] in prec and pair[1] in prec:
             (x, y, dx), (y2, x2, dy) = prec[pair[0]], prec[pair[1]]
             if (x, y) == (x2, y2):
                 yield x, dx, y, dy
+
+
+def _negations(model: Model, prec: dict[int, tuple[int, int, int]]) -> dict[int, int]:
+    """``n -> b`` for each 0/1 variable ``n`` that reifies ``b == 0`` (or ``b != 1``), ``b`` a precedence's."""
+    return {
+        p.b: p.x
+        for p in model.posted(ReifiedValue)
+        if p.x in prec and (p.c, p.same) in ((0, 1), (1, 0))
+    }
 
 
 def cliques(graph: dict[Task, set[Task]], least: int = 3) -> list[list[Task]]:
