@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
+from math import gcd
 from typing import Any, Literal, TypeAlias
 
 from unification import Var
@@ -171,6 +172,8 @@ Relation.post_batch = staticmethod(post_goal)
 
 
 INF = float("inf")
+CONGRUENT = 4096
+"""The most values a domain may have for posting an equality to sift them by congruence."""
 _NORMAL = {  # op -> (negate, add to k, normal op): sum + k  op  0
     "==": (False, 0, "=="),
     "!=": (False, 0, "!="),
@@ -740,7 +743,28 @@ class Posting:
         if len(pairs) == 2 and sorted(a for _, a in pairs) == [-1, 1]:
             (x, _), (y, _) = sorted(pairs, key=lambda t: -t[1])
             return self.binary(x, y, -k, op, source)  # x op y + (-k)
+        if op == "==" and not self.congruent(pairs, k):
+            return False
         return self.attach(self.sum_of(tuple(pairs), k, op, source))
+
+    def congruent(self, terms: list[tuple[int, int]], k: int) -> bool:
+        """Narrow each term of ``sum(a * x_i) + k == 0`` to the values that keep ``a * x + k``
+        a multiple of the other coefficients' gcd (``2N`` among tens: ``N`` in {0, 5})."""
+        D, off = self.store.D, self.store.model.off
+        for i, a in terms:
+            g = gcd(*(c for j, c in terms if j != i))
+            d = D[i]
+            if g < 2 or type(d) is not int or d.bit_count() > CONGRUENT:
+                continue
+            keep, o, rest = 0, off[i], d
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                if (a * (o + bit.bit_length() - 1) + k) % g == 0:
+                    keep |= bit
+            if not self.set(i, keep):
+                return False
+        return True
 
     def sum_of(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object) -> Linear:
         """A :class:`DistinctSum` if ``terms`` share a coefficient and lie in one ``distinct`` group, else a :class:`Linear`."""
