@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
+from itertools import accumulate
 from math import gcd
 from typing import Any, Literal, TypeAlias
 
@@ -750,9 +751,15 @@ class Posting:
     def congruent(self, terms: list[tuple[int, int]], k: int) -> bool:
         """Narrow each term of ``sum(a * x_i) + k == 0`` to the values that keep ``a * x + k``
         a multiple of the other coefficients' gcd (``2N`` among tens: ``N`` in {0, 5})."""
+        coefs = [a for _, a in terms]
+        if sum(a in (1, -1) for a in coefs) > 1:
+            return True  # the others' gcd is 1 for every term
+        before, after = list(accumulate(coefs, gcd)), list(accumulate(reversed(coefs), gcd))
         D, off = self.store.D, self.store.model.off
-        for i, a in terms:
-            g = gcd(*(c for j, c in terms if j != i))
+        for n, (i, a) in enumerate(terms):
+            g = gcd(
+                before[n - 1] if n else 0, after[len(terms) - n - 2] if n + 1 < len(terms) else 0
+            )
             d = D[i]
             if g < 2 or type(d) is not int or d.bit_count() > CONGRUENT:
                 continue

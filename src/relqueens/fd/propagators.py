@@ -51,7 +51,7 @@ if TYPE_CHECKING:
         def masks(self) -> Sequence[dict[int, int]]: ...
         @property
         def cuts(self) -> Sequence[dict[int, list[tuple[int, int]]]]: ...
-        def cut(self, i: int, b: int) -> Iterable[tuple[int, int]]: ...
+        def cut(self, i: int, b: int) -> list[tuple[int, int]]: ...
         @property
         def plain(self) -> Sequence[bool]: ...
         @property
@@ -175,7 +175,6 @@ def fixpoint(
         model.hot
     )
     wide_steps = 0
-    cut: Iterable[tuple[int, int]] | None
     later: dict[Woken, int] = {}  # slow propagators woken, run once the cheap ones are done
     batch: dict[Woken, int] = {}  # batched propagators woken, run once the variable queue is empty
     while True:

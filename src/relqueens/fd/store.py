@@ -240,18 +240,17 @@ class Model:
         with the wake lists ``watch``, ``fixwatch``, ``boundwatch``, ``slowwatch``, ``supportwatch``."""
         return (self.off, self.rows, self.masks, self.cuts, self.plain, self.eager, *wakes)
 
-    def cut(self, i: int, b: int) -> Iterable[tuple[int, int]]:
+    def cut(self, i: int, b: int) -> list[tuple[int, int]]:
         """``(j, bits)`` for each ``j`` that loses ``bits`` when ``i`` is fixed at bit ``b``.
 
         Kept from the second time it is asked for (up to ``CACHE`` entries in
-        all): a value fixed once (a Sudoku's) is not worth a list.
+        all): most values of a Sudoku are fixed once.
         """
         r, masks = self.reach[i], self.masks[i]
+        cut = [(j, m) for j, t in masks.items() if (m := (t << b) >> r)]
         if b not in self.once[i]:
             self.once[i].add(b)
-            return ((j, (t << b) >> r) for j, t in masks.items())
-        cut = [(j, m) for j, t in masks.items() if (m := (t << b) >> r)]
-        if self.cached < self.CACHE:
+        elif self.cached < self.CACHE:
             self.cached += len(cut) + 1
             self.cuts[i][b] = cut
         return cut
