@@ -60,6 +60,22 @@ def test_every_kind_of_propagator_is_watched():
     assert None not in causes and len(causes) >= 2
 
 
+def test_a_trace_sees_what_an_answer_posted_between_two_labelings():
+    """One trace over two labelings: the second searches the model grown in place since the first
+    (a new propagator, a new variable), not the watched copy the first one made."""
+    x, y, z, w = vars(4)
+    goals = [fd.in_(x, y, z, fd.interval(0, 2)), fd.label([x], trace=(t := SearchTrace()))]
+    goals += [y < z, fd.ne(y, x), fd.in_(w, fd.interval(0, 2)), y < w, fd.label([y, z, w], trace=t)]
+    assert list(run(0, [x, y, z, w], *goals)) == [
+        [a, b, c, d]
+        for a in range(3)
+        for b in range(3)
+        for c in range(3)
+        for d in range(3)
+        if b < c and b != a and b < d
+    ]
+
+
 def test_a_propagator_is_its_own_cause():
     t = SearchTrace()
     assert len(queens(8, symmetry=True, trace=t)) == 12

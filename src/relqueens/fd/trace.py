@@ -171,7 +171,7 @@ class SearchTrace:
     def __init__(self) -> None:
         self.nodes: list[Node] = []
         self._log: list[Removal] = []
-        self._views: dict[int, tuple[Model, _WatchedModel]] = {}
+        self._views: dict[int, tuple[Model, int, _WatchedModel]] = {}
 
     def root(self, variables: list[Any], D: list[Dom], off: list[int]) -> int:
         """Record a search starting from domains ``D``; return the root's id."""
@@ -200,10 +200,11 @@ class SearchTrace:
         The search passes this instead of the model for the fixpoint after
         each choice, then :meth:`explain` turns the log into the node's causes.
         """
+        # A model grown in place since its view was made (an answer posted more) gets a new view.
         seen = self._views.get(id(model))
-        if seen is None or seen[0] is not model:
-            seen = self._views[id(model)] = (model, _WatchedModel(model, self._log))
-        return seen[1]
+        if seen is None or seen[0] is not model or seen[1] != len(model.log):
+            seen = self._views[id(model)] = (model, len(model.log), _WatchedModel(model, self._log))
+        return seen[2]
 
     def explain(self, node_id: int, model: Model, before: list[Dom], after: list[Dom]) -> None:
         """Fill in ``pruned``, ``emptied`` and ``conflict`` of a node: propagation took ``before`` to ``after``.
