@@ -7,8 +7,10 @@ when the variable is registered, so domains only ever lose bits).
 Two kinds of propagation run from one queue of changed variables:
 
 * **value elimination** (``!=`` with offsets, ``distinct``): when a variable
-  becomes fixed to ``a``, each row of ``rows[i]`` removes one value from each
-  of its other members (see :class:`~relqueens.fd.store.Model`).
+  ``i`` becomes fixed to ``a``, each variable tied to it loses the bits of its
+  mask shifted to ``a`` (``masks[i]``), and each row of ``rows[i]`` (a large
+  group, far pairs) removes one value from each of its other members (see
+  :class:`~relqueens.fd.store.Model`).
 * **general propagators** (``=``/``<=`` with offsets, linear sums, products):
   objects with ``propagate(D, off, queue, i) -> bool`` (``i`` is the variable
   that changed) that narrow domains and return ``False`` on failure; ``watch[i]`` lists those to wake on any change
