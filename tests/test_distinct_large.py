@@ -15,9 +15,11 @@ EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 def large_groups(draw):
     """More members than ``Model.EXPAND`` over a few values each, -1 among them (so their
     bitsets line up), all but a few pinned once the group is posted; or, with an offset
-    (their values no longer line up), more than ``Model.TIE``."""
+    (their values no longer line up), just past ``Model.EXPAND`` (tied pairwise) or more
+    than ``Model.TIE`` (a shared row)."""
     shifted = draw(st.booleans())
-    n = (Model.TIE if shifted else Model.EXPAND) + draw(st.integers(1, 4))
+    big = Model.TIE if shifted and draw(st.booleans()) else Model.EXPAND
+    n = big + draw(st.integers(1, 4))
     width = n + draw(st.integers(0, 3))
     pins = draw(st.permutations(range(width)))[:n]
     doms = [{-1, v, *draw(st.sets(st.integers(-1, width), max_size=2))} for v in pins]

@@ -31,7 +31,7 @@ from .domain import Dom, Wide
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-    from typing import Any, Protocol
+    from typing import Protocol
 
     from .store import Row
 
@@ -42,34 +42,28 @@ if TYPE_CHECKING:
 
         def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool: ...
 
+    Wakes = Sequence[Sequence[Woken]]
+    Hot = tuple[
+        list[int],  # off
+        Sequence[Sequence[Row]],  # rows
+        list[dict[int, int]],  # masks
+        list[dict[int, list[tuple[int, int]]]],  # cuts
+        list[bool],  # plain
+        list[bool],  # eager
+        Wakes,  # watch
+        Wakes,  # fixwatch
+        Wakes,  # boundwatch
+        Wakes,  # slowwatch
+        Sequence[Sequence[tuple[int, int, int, Woken]]],  # supportwatch
+    ]
+    """What :func:`fixpoint` reads of a model, in one tuple (see :meth:`~relqueens.fd.store.Model.lists`)."""
+
     class Network(Protocol):
         """What :func:`fixpoint` reads of a model: a :class:`~relqueens.fd.store.Model`, or a trace's view of one."""
 
         @property
-        def off(self) -> list[int]: ...
-        @property
-        def hot(self) -> tuple[Any, ...]: ...
-        @property
-        def masks(self) -> Sequence[dict[int, int]]: ...
-        @property
-        def cuts(self) -> Sequence[dict[int, list[tuple[int, int]]]]: ...
+        def hot(self) -> Hot: ...
         def cut(self, i: int, b: int) -> list[tuple[int, int]]: ...
-        @property
-        def plain(self) -> Sequence[bool]: ...
-        @property
-        def rows(self) -> Sequence[Sequence[Row]]: ...
-        @property
-        def watch(self) -> Sequence[Sequence[Woken]]: ...
-        @property
-        def fixwatch(self) -> Sequence[Sequence[Woken]]: ...
-        @property
-        def boundwatch(self) -> Sequence[Sequence[Woken]]: ...
-        @property
-        def slowwatch(self) -> Sequence[Sequence[Woken]]: ...
-        @property
-        def supportwatch(self) -> Sequence[Sequence[tuple[int, int, int, Woken]]]: ...
-        @property
-        def eager(self) -> Sequence[bool]: ...
 
 
 class Lined(tuple[int, ...]):
@@ -250,7 +244,7 @@ def fixpoint(
                                     queue.add(j)
                         continue
                     v = a + ci
-                    for j, k in members:  # pairs: the Lined rows went above
+                    for j, k in members:  # type: ignore[misc]  # pairs: the Lined rows went above
                         pos = v - k
                         if pos >= 0 and j != i:
                             dj = D[j]

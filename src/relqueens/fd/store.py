@@ -33,6 +33,7 @@ from .propagators import EqOffset, Lined, Propagator
 
 if TYPE_CHECKING:
     from .post import Constraint
+    from .propagators import Hot, Wakes, Woken
     from .terms import Relation
 
 Entry = tuple[Any, ...]
@@ -235,10 +236,29 @@ class Model:
             if type(p) is EqOffset:
                 self.defined[p.x] = (p.y, p.c)
 
-    def lists(self, *wakes: list[Any]) -> tuple[Any, ...]:
-        """What :func:`~relqueens.fd.propagators.fixpoint` reads, in one tuple (its lists grow in place),
-        with the wake lists ``watch``, ``fixwatch``, ``boundwatch``, ``slowwatch``, ``supportwatch``."""
-        return (self.off, self.rows, self.masks, self.cuts, self.plain, self.eager, *wakes)
+    def lists(
+        self,
+        watch: Wakes,
+        fixwatch: Wakes,
+        boundwatch: Wakes,
+        slowwatch: Wakes,
+        supportwatch: Sequence[Sequence[tuple[int, int, int, Woken]]],
+    ) -> Hot:
+        """What :func:`~relqueens.fd.propagators.fixpoint` reads, in one tuple (its lists grow
+        in place), with these wake lists (the model's own, or a trace's watched ones)."""
+        return (
+            self.off,
+            self.rows,
+            self.masks,
+            self.cuts,
+            self.plain,
+            self.eager,
+            watch,
+            fixwatch,
+            boundwatch,
+            slowwatch,
+            supportwatch,
+        )
 
     def cut(self, i: int, b: int) -> list[tuple[int, int]]:
         """``(j, bits)`` for each ``j`` that loses ``bits`` when ``i`` is fixed at bit ``b``.
