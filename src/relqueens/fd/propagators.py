@@ -219,7 +219,10 @@ def fixpoint(
                                 or (boundwatch[j] and (gone & dj & -dj or gone << 1 > dj))
                             ):
                                 queue.add(j)
-                if plain[i]:  # nothing else listens to i but slow propagators
+                if plain[i]:  # no rows, nothing listens to i but fix-woken and slow propagators
+                    for p in fixwatch[i]:
+                        if not p.propagate(D, off, queue, i):
+                            return False
                     for p in slowwatch[i]:
                         later[p] = i
                     continue
@@ -979,14 +982,18 @@ def _bounds(
     take the column.
     """
     i, a, c = term
-    if i >= 0:
-        lo, hi = low(D[i], off[i]), high(D[i], off[i])
-    else:
+    lo: int | float
+    hi: int | float
+    if i < 0:
         col = -1 - i
         rows = [r for r, q in enumerate(qs) if col >= off[q] and (D[q] >> (col - off[q])) & 1]
         if not rows:
             return None
         lo, hi = rows[0], rows[-1]
+    elif type(d := D[i]) is int:
+        lo, hi = off[i] + (d & -d).bit_length() - 1, off[i] + d.bit_length() - 1
+    else:
+        lo, hi = d.lo, d.hi
     return (lo + c, hi + c) if a > 0 else (c - hi, c - lo)
 
 
@@ -1196,25 +1203,28 @@ class LexLe(Propagator):
     ) -> None:
         self.xs, self.chains, self.source, self.qs = xs, chains, source, qs
         n = len(xs)
-        self.by_var: dict[int, list[tuple[tuple[Term, ...], int, int, tuple[int, ...]]]] = {}
+        self.by_var: dict[int, list[tuple[tuple[Term, ...], int, tuple[int, ...]]]] = {}
         for ys, slot in chains:
-            at: dict[int, int] = {}  # variable -> bitmask of the positions where it occurs
+            at: dict[int, list[int]] = {}  # variable -> the positions where it occurs
             for k, t in enumerate(xs + ys):
                 if t[0] >= 0:
-                    at[t[0]] = at.get(t[0], 0) | 1 << (k % n)
-            inverse = tuple(-1 - t[0] if t[0] < 0 else -1 for t in ys) + (-1, -1)
+                    at.setdefault(t[0], []).append(k % n)
+            inverse = [-1 - t[0] if t[0] < 0 else -1 for t in ys] + [-1, -1]
             for q in qs:
-                at.setdefault(q, 0)
-            for v, mask in at.items():
-                self.by_var.setdefault(v, []).append((ys, slot, mask, inverse))
+                at.setdefault(q, [])
+            for v, where in at.items():
+                hits = inverse[:]  # at alpha: -2 wakes on any value, else the column that does
+                for k in where:
+                    hits[k] = -2
+                self.by_var.setdefault(v, []).append((ys, slot, tuple(hits)))
         self.vars = tuple(self.by_var)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         value = off[i] + D[i].bit_length() - 1
-        for ys, slot, mask, inverse in self.by_var[i]:
+        for ys, slot, hits in self.by_var[i]:
             alpha = D[slot].bit_length() - 1
-            woken = (mask >> alpha) & 1 or inverse[alpha] == value
-            if woken and not self._advance(D, off, queue, ys, slot, alpha):
+            hit = hits[alpha]
+            if (hit == -2 or hit == value) and not self._advance(D, off, queue, ys, slot, alpha):
                 return False
         return True
 

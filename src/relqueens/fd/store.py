@@ -70,7 +70,7 @@ class Model:
     :class:`~relqueens.fd.propagators.Lined` row: bit ``a + ci`` leaves each
     other member; other large groups are one shared row each, and ties whose
     offsets lie more than ``SPAN`` apart are pairs in a row of their own.
-    ``plain[i]``: ``i`` has no rows and no propagators but slow ones.
+    ``plain[i]``: ``i`` has no rows and no propagators but fix-woken and slow ones.
     ``supportwatch[x]`` lists ``(b, j, p, prop)``: ``prop`` wakes when ``x``
     has lost bit ``b`` while ``j`` still has bit ``p`` (a value's support, see
     :meth:`~relqueens.fd.propagators.Propagator.supports`); ``eager[x]``
@@ -226,7 +226,7 @@ class Model:
             for i in set(p.vars):
                 lists[i].append(p)
                 self.eager[i] |= lists is self.watch
-                self.plain[i] &= lists is self.slowwatch
+                self.plain[i] &= lists is self.slowwatch or lists is self.fixwatch
             for x, b, j, pos in p.supports(off):
                 self.supportwatch[x].append((b, j, pos, p))
                 self.eager[x] = True
