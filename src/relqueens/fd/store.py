@@ -319,26 +319,25 @@ class Model:
     def tie(self, i: int, ties: Iterable[tuple[int, int]]) -> None:
         """Once ``i`` is fixed to ``a``, ``D[j]`` loses bit ``a - k``, for each ``(j, k)`` (see :class:`Model`)."""
         oi, span = self.off[i], self.SPAN
-        near = [(j, oi - k) for j, k in ties if j != i]  # the bit j loses, less i's bit
-        if not near:
-            return  # x != x + c: posting decided it
-        self.links[i] += len(near)
-        lowest, highest = min(r for _, r in near), max(r for _, r in near)
-        if lowest < -span or highest > span:  # a mask this wide would cost every fix of i
+        near: list[tuple[int, int]] = []
+        far: list[tuple[int, int]] = []  # a mask this wide would cost every fix of i
+        for j, k in ties:
+            if j != i:  # x != x + c: posting decided it
+                (near if -span <= oi - k <= span else far).append((j, k))
+        self.links[i] += len(near) + len(far)
+        if far:
             if i not in self.far:
                 self.far[i] = []
                 self.rows[i].append((self.far[i], 0))
                 self.plain[i] = False
-            self.far[i] += [(j, oi - r) for j, r in near if not -span <= r <= span]
-            near = [(j, r) for j, r in near if -span <= r <= span]
-            lowest = min([r for _, r in near], default=0)
-        masks = self.masks[i]
-        self.grow(i, lowest)
-        reach, get = self.reach[i], masks.get
-        for j, r in near:
-            masks[j] = get(j, 0) | 1 << (r + reach)
-        if self.cuts[i]:
-            self.cuts[i] = {}
+            self.far[i] += far
+        if near:
+            self.grow(i, oi - max(k for _, k in near))  # the lowest bit j loses must fit
+            masks, shift = self.masks[i], oi + self.reach[i]
+            for j, k in near:
+                masks[j] = masks.get(j, 0) | 1 << (shift - k)
+            if self.cuts[i]:
+                self.cuts[i] = {}
 
 
 class FDStore(ConstraintStore):
