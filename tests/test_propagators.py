@@ -229,19 +229,19 @@ def test_lex_le_and_inverse_propagators():
     from relqueens.fd.propagators import Inverse, LexLe
 
     off = [0, 0, 0, 0, 0]
-    lex = LexLe(((0, 1, 0), (1, 1, 0)), [(((2, 1, 0), (3, 1, 0)), 4)])  # [x0, x1] <=lex [y0, y1]
+    lex = LexLe(((0, 1, 0), (1, 1, 0)), [((2, 1, 0), (3, 1, 0))], [4])  # [x0, x1] <=lex [y0, y1]
     D = [bits(2), rng(0, 3, 0), bits(2), bits(1), bits(0)]  # x0 = y0 = 2, y1 = 1; alpha = 0
     q = set()
     assert lex.propagate(D, off, q, 0)
     assert D[4] == bits(1)  # alpha moved past the equal pair
     assert dom(D, off, 1) == {0, 1}  # x1 <= y1
-    assert not LexLe(((0, 1, 0),), [(((2, -1, 1),), 4)]).propagate(
+    assert not LexLe(((0, 1, 0),), [((2, -1, 1),)], [4]).propagate(
         [bits(2), 0, bits(2), 0, bits(0)], off, set(), 0
     )
     D = [bits(0), 0, bits(3), 0, bits(0)]
-    assert LexLe(((0, 1, 0),), [(((2, 1, 0),), 4)]).propagate(D, off, set(), 0)
+    assert LexLe(((0, 1, 0),), [((2, 1, 0),)], [4]).propagate(D, off, set(), 0)
     assert D[4] == bits(2)  # entailed: alpha jumps past the end
-    assert LexLe(((0, 1, 0),), [(((2, 1, 0),), 4)]).entailed([bits(1), 0, bits(2), 0, bits(0)], off)
+    assert LexLe(((0, 1, 0),), [((2, 1, 0),)], [4]).entailed([bits(1), 0, bits(2), 0, bits(0)], off)
     off = [0, 0, 0, 0]
     # inverse: xs = [0, 1], ys = [2, 3]; xs[0] = 1 fixes ys[1] = 0
     D = [bits(1), rng(0, 1, 0), rng(0, 1, 0), rng(0, 1, 0)]

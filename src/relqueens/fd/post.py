@@ -31,13 +31,13 @@ from .propagators import (
     Linear,
     Pigeonhole,
     Propagator,
-    Term,
     Times,
     UnitDifference,
     fixpoint,
     high,
     keep_ge,
     keep_le,
+    lex_words,
     low,
     without,
 )
@@ -941,11 +941,14 @@ class Posting:
                     return False
             sides.append(tuple(side))
         xs, *ys = sides
-        return self.attach(LexLeProp(xs, self.chains(ys), source=c))
+        return self.attach(LexLeProp(xs, ys, self.fronts(len(xs), len(ys)), source=c))
 
-    def chains(self, images: list[tuple[Term, ...]]) -> list[tuple[tuple[Term, ...], int]]:
-        """Each image with a private slot for its lex frontier (``alpha``, starting at 0)."""
-        return [(ys, self.store.register(var(prefix="lex"), 1, 0, private=True)) for ys in images]
+    def fronts(self, n: int, images: int) -> list[int]:
+        """Private slots for the lex frontier words of ``images`` chains of length ``n``."""
+        return [
+            self.store.register(var(prefix="lex"), 1, 0, private=True)
+            for _ in range(lex_words(n, images))
+        ]
 
     def post_inverse(self, c: Inverse) -> bool:
         xs = self.permutation(c.xs, c)
@@ -984,7 +987,9 @@ class Posting:
             tuple((qs[k], a, b) if kind == "x" else (-1 - k, a, b) for kind, k, a, b in image)
             for image in c.images
         ]
-        return self.attach(LexLeProp(xs, self.chains(images), source=c, qs=qs))
+        return self.attach(
+            LexLeProp(xs, images, self.fronts(len(xs), len(images)), source=c, qs=qs)
+        )
 
 
 def _within(terms: tuple[tuple[int, int], ...], shift: dict[int, int]) -> bool:

@@ -1173,17 +1173,29 @@ class Pigeonhole(Propagator):
         return True
 
 
+LEX_WORD = 512
+"""Bits of one lex-leader frontier word: the frontiers of as many chains as fit share one slot."""
+
+
+def lex_words(n: int, chains: int) -> int:
+    """How many frontier slots :class:`LexLe` needs for ``chains`` comparisons of length ``n``."""
+    per = max(1, LEX_WORD // (n + 2))
+    return -(-chains // per)
+
+
 class LexLe(Propagator):
     """``xs <= ys`` lexicographically for each ``ys`` of a list (terms ``a * x + c``, ``a`` = +-1).
 
     Wakes when a variable becomes fixed. Each chain's state — the position
-    ``alpha`` of its first pair not known to be equal — lives in ``D[slot]``
-    as the singleton ``{alpha}``, so it is copied with the domains and only
-    moves forward along a branch. A call looks only at the chains whose pair
-    at ``alpha`` holds the fixed variable: it advances ``alpha`` over pairs
-    fixed and equal, then enforces ``x <= y`` on the bounds of the pair at
-    ``alpha`` (``x < y`` when the rest surely compares greater); once ``x < y``
-    surely holds there, ``alpha`` jumps past the end (entailed).
+    ``alpha`` of its first pair not known to be equal — is one bit of a
+    frontier word in a private slot of ``D`` (``n + 2`` bits a chain, several
+    chains a word; :func:`lex_words` says how many slots), so it is copied
+    with the domains and only moves forward along a branch. A call ANDs the
+    word with the positions where the fixed variable (or its value, below)
+    matters, and looks only at the chains that leaves: it advances ``alpha``
+    over pairs fixed and equal, then enforces ``x <= y`` on the bounds of the
+    pair at ``alpha`` (``x < y`` when the rest surely compares greater); once
+    ``x < y`` surely holds there, ``alpha`` jumps past the end (entailed).
 
     With ``qs`` (a permutation), a term may also be ``(-1 - col, a, c)``: the
     row of ``qs`` that takes column ``col``, read off ``qs``'s domains — the
@@ -1191,83 +1203,125 @@ class LexLe(Propagator):
     variables. Such a pair is woken when a variable of ``qs`` is fixed to ``col``.
     """
 
-    __slots__ = ("by_var", "chains", "qs", "xs")
+    __slots__ = ("by_var", "images", "qs", "stride", "words", "xs")
     on_fix = True
 
     def __init__(
         self,
         xs: tuple[Term, ...],
-        chains: list[tuple[tuple[Term, ...], int]],
+        images: list[tuple[Term, ...]],
+        slots: list[int],
         source: object = None,
         qs: tuple[int, ...] = (),
     ) -> None:
-        self.xs, self.chains, self.source, self.qs = xs, chains, source, qs
+        self.xs, self.images, self.source, self.qs = xs, images, source, qs
         n = len(xs)
-        self.by_var: dict[int, list[tuple[tuple[Term, ...], int, tuple[int, ...]]]] = {}
-        for ys, slot in chains:
-            at: dict[int, list[int]] = {}  # variable -> the positions where it occurs
-            for k, t in enumerate(xs + ys):
-                if t[0] >= 0:
-                    at.setdefault(t[0], []).append(k % n)
-            inverse = [-1 - t[0] if t[0] < 0 else -1 for t in ys] + [-1, -1]
-            for q in qs:
-                at.setdefault(q, [])
-            for v, where in at.items():
-                hits = inverse[:]  # at alpha: -2 wakes on any value, else the column that does
-                for k in where:
-                    hits[k] = -2
-                self.by_var.setdefault(v, []).append((ys, slot, tuple(hits)))
+        self.stride = s = n + 2
+        per = max(1, LEX_WORD // s)
+        assert len(slots) == lex_words(n, len(images)), "one frontier slot per word"
+        self.words: list[tuple[int, list[tuple[Term, ...]]]] = []  # (slot, its chains)
+        self.by_var: dict[int, list[tuple[int, int, int, dict[int, int]]]] = {}
+        for w, slot in enumerate(slots):
+            near: dict[int, int] = dict.fromkeys(qs, 0)
+            cols: dict[int, int] = {}
+            for c, ys in enumerate(images[w * per : (w + 1) * per]):
+                for k, t in enumerate(xs + ys):
+                    if t[0] >= 0:
+                        near[t[0]] = near.get(t[0], 0) | 1 << (c * s + k % n)
+                for k, t in enumerate(ys):
+                    if t[0] < 0:
+                        cols[-1 - t[0]] = cols.get(-1 - t[0], 0) | 1 << (c * s + k)
+            self.words.append((slot, images[w * per : (w + 1) * per]))
+            for v, mask in near.items():
+                self.by_var.setdefault(v, []).append((slot, w * per, mask, cols))
         self.vars = tuple(self.by_var)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         value = off[i] + D[i].bit_length() - 1
-        for ys, slot, hits in self.by_var[i]:
-            alpha = D[slot].bit_length() - 1
-            hit = hits[alpha]
-            if (hit == -2 or hit == value) and not self._advance(D, off, queue, ys, slot, alpha):
-                return False
+        xs, qs, images, s = self.xs, self.qs, self.images, self.stride
+        for slot, first, near, cols in self.by_var[i]:
+            woken = D[slot] & (near | cols.get(value, 0))
+            while woken:
+                low = woken & -woken
+                woken ^= low
+                c, alpha = divmod(low.bit_length() - 1, s)
+                ys = images[first + c]
+                if _below(D, off, xs[alpha], ys[alpha], qs):
+                    moved = s - 1  # x < y surely at alpha: entailed
+                else:
+                    moved = self._advance(D, off, queue, ys, alpha)
+                    if moved < 0:
+                        return False
+                if moved != alpha:
+                    D[slot] ^= low | 1 << (c * s + moved)
         return True
 
     def _advance(
-        self,
-        D: list[Dom],
-        off: list[int],
-        queue: set[int],
-        ys: tuple[Term, ...],
-        slot: int,
-        alpha: int,
-    ) -> bool:
+        self, D: list[Dom], off: list[int], queue: set[int], ys: tuple[Term, ...], alpha: int
+    ) -> int:
+        """The chain's new ``alpha`` (``n + 1``: entailed) after narrowing at it; -1 on failure."""
         xs, n, qs = self.xs, len(self.xs), self.qs
         while alpha < n:
             x, y = xs[alpha], ys[alpha]
             bx, by = _bounds(D, off, x, qs), _bounds(D, off, y, qs)
             if bx is None or by is None:
-                return False
+                return -1
             (xl, xh), (yl, yh) = bx, by
             if xl == xh == yl == yh or x == y:
                 alpha += 1
                 continue
             if xh < yl:
-                alpha = n + 1
-            elif x[0] == y[0]:  # one variable on both sides
+                return n + 1
+            if x[0] == y[0]:  # one variable on both sides
                 if not _self_le(D, off, queue, x, y):
-                    return False
+                    return -1
             else:
                 strict = _suffix_greater(D, off, xs, ys, alpha + 1, qs)
                 if not (
                     _term_le(D, off, queue, x, yh - strict, qs)
                     and _term_ge(D, off, queue, y, xl + strict, qs)
                 ):
-                    return False
+                    return -1
             break
-        D[slot] = 1 << alpha
-        return True
+        return alpha
 
     def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
-        return all(self._advance(D, off, queue, ys, slot, 0) for ys, slot in self.chains)
+        for slot, chains in self.words:
+            front = 0
+            for c, ys in enumerate(chains):
+                alpha = self._advance(D, off, queue, ys, 0)
+                if alpha < 0:
+                    return False
+                front |= 1 << (c * self.stride + alpha)
+            D[slot] = front
+        return True
 
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
-        return all(_lex_entailed(D, off, self.xs, ys, self.qs) for ys, _ in self.chains)
+        return all(_lex_entailed(D, off, self.xs, ys, self.qs) for ys in self.images)
+
+
+def _below(D: list[Dom], off: list[int], x: Term, y: Term, qs: tuple[int, ...]) -> bool:
+    """True if ``x < y`` surely, read from one bound of each (a cheap test before ``_advance``)."""
+    i, a, c = x
+    if i < 0 or type(d := D[i]) is not int:
+        return False
+    high = c + off[i] + d.bit_length() - 1 if a > 0 else c - off[i] - (d & -d).bit_length() + 1
+    i, a, c = y
+    if i >= 0:
+        if type(d := D[i]) is not int:
+            return False
+        return high < (
+            c + off[i] + (d & -d).bit_length() - 1 if a > 0 else c - off[i] - d.bit_length() + 1
+        )
+    col = (
+        -1 - i
+    )  # y reads the row of qs that takes column col: its lowest row if a > 0, else its highest
+    for r in range(len(qs)) if a > 0 else range(len(qs) - 1, -1, -1):
+        q = qs[r]
+        pos = col - off[q]
+        if pos >= 0 and (D[q] >> pos) & 1:
+            return high < (c + r if a > 0 else c - r)
+    return False
 
 
 def _lex_entailed(
