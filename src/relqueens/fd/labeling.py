@@ -677,11 +677,14 @@ class Label(Goal):
         optimum = best.pop()  # from here on, tighten bounds by the objective's own domain
         d0 = store.D[j]
         values: Iterable[int]
-        if type(d0) is int:
-            values = [
-                v for v in Domain(d0, off) if (v >= optimum if sense == "min" else v <= optimum)
-            ]
-            values.sort(reverse=sense == "max")
+        if (
+            type(d0) is int
+        ):  # lazily: the first value is the optimum, and it may be all that is read
+            values = (
+                Domain(keep_ge(d0, off, optimum), off)
+                if sense == "min"
+                else _downward(keep_le(d0, off, optimum), off)
+            )
         else:
             values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[arg-type]  # a labeled optimum is an int
         for v in values:
@@ -689,6 +692,14 @@ class Label(Goal):
             D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
             if fixpoint(D, {j}, store.current()):  # current: answers may have posted on the model
                 yield from self._solutions(S, store, D, idxs, prune=tighten)
+
+
+def _downward(d: int, o: int) -> Iterator[int]:
+    """The values of bitset ``d`` (``o`` its offset), highest first."""
+    while d:
+        top = d.bit_length() - 1
+        yield o + top
+        d ^= 1 << top
 
 
 def label(
