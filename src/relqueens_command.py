@@ -19,8 +19,13 @@ def main() -> None:
     for s, handler in before.items():
         if handler is not signal.SIG_IGN:
             signal.signal(s, _stop)
-    from relqueens.cli import entry_point
+    try:
+        from relqueens.cli import entry_point
 
-    for s, handler in before.items():  # from here on, the signals are the command's
-        signal.signal(s, handler)
-    entry_point()
+        for s, handler in before.items():  # from here on, the signals are the command's
+            signal.signal(s, handler)
+        entry_point()
+    except (
+        KeyboardInterrupt
+    ):  # a Ctrl-C between giving the signals back and the command's own handling
+        raise SystemExit(130) from None
