@@ -20,6 +20,8 @@ sound for every ``lam >= 0``; :func:`exact` picks ``lam`` (in steps of
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import add
 from typing import TYPE_CHECKING
 
 from .propagators import high, low, narrow
@@ -193,7 +195,9 @@ def _program(items: list[Item], width: int) -> list[list[int]]:
             for y in steps:
                 shift = w * y
                 if 0 < shift < width:
-                    best[shift:] = map(max, best[shift:], [v + gain * y for v in after[:-shift]])
+                    best[shift:] = map(
+                        max, best[shift:], map(add, after[:-shift], repeat(gain * y))
+                    )
         tables.append(best)
     tables.reverse()
     return tables
