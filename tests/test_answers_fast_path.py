@@ -87,8 +87,8 @@ def queries(draw):
         "labeled": order if plain else order[: draw(st.integers(1, n))],
         "second": not plain and draw(st.booleans()),
         "select": draw(st.sampled_from(["leftmost", "ff", "min", "max"])),
-        "order": draw(st.sampled_from(["up", "down", "mid"])),
-        "branching": draw(st.sampled_from(["enum", "step", "bisect"])),
+        "branching": (branching := draw(st.sampled_from(["enum", "step", "bisect"]))),
+        "order": draw(st.sampled_from(["up", "down"] + ["mid"] * (branching != "bisect"))),
         "objective": draw(
             st.one_of(st.none(), st.tuples(st.sampled_from(["minimize", "maximize"]), idx, idx))
         ),

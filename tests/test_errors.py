@@ -106,6 +106,7 @@ def test_huge_constants_do_not_blow_up():
         (lambda: fd.label([x], minimize="cost"), TypeError, "FD expression"),
         (lambda: fd.label([x], minimize=x, maximize=y), ValueError, "not both"),
         (lambda: fd.label([x], branching="spiral"), ValueError, "enum, step, bisect"),
+        (lambda: fd.label([x], order="mid", branching="bisect"), ValueError, "'enum' or 'step'"),
         (lambda: fd.sum([x], "=", 3), ValueError, "unknown comparison"),
         (lambda: fd.global_cardinality([x], {x: 1}), TypeError, "values are integers"),
         (lambda: fd.global_cardinality([x], []), TypeError, "dict"),
@@ -119,6 +120,12 @@ def test_huge_constants_do_not_blow_up():
 def test_general_clpfd_construction_errors(make, exc, message):
     with pytest.raises(exc, match=message):
         make()
+
+
+def test_middle_out_order_on_a_domain_kept_as_bounds_is_a_clear_error():
+    wide = fd.in_(x, y, interval(-(10**12), 10**12))
+    with pytest.raises(DomainError, match="order 'mid' cannot label"):
+        run(1, (x, y), wide, x + y == 3, fd.label([x, y], order="mid"))
 
 
 def test_labeling_an_infinite_domain_is_a_clear_error():

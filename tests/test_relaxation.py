@@ -235,8 +235,8 @@ def linear_optimisations(draw):
         capacity = sum(w * h for w, h in zip(weights, highs)) // 2
         rows, values, sense = [(weights, "<=", capacity)], [abs(v) for v in values], "max"
     search = {
-        "order": draw(st.sampled_from(["up", "down", "mid"])),
-        "branching": draw(st.sampled_from(["enum", "step", "bisect"])),
+        "branching": (branching := draw(st.sampled_from(["enum", "step", "bisect"]))),
+        "order": draw(st.sampled_from(["up", "down"] + ["mid"] * (branching != "bisect"))),
     }
     return lows, highs, rows, values, sense, draw(st.booleans()), search
 

@@ -226,8 +226,8 @@ def test_bisect_down_under_branch_and_bound_keeps_values_in_their_domains():
         fd.scalar_product(weights, take, "<=", capacity),
         total == fd.dot(values, take),
     ]
-    for order in ("up", "down", "mid"):
-        for branching in ("enum", "step", "bisect"):
+    for order, branching in itertools.product(("up", "down", "mid"), ("enum", "step", "bisect")):
+        if (order, branching) != ("mid", "bisect"):  # an error (bisect has no middle-out order)
             label = fd.label(take, order=order, branching=branching, maximize=total)
             ((best, chosen),) = run(1, (total, tuple(take)), *goals, label)
             assert set(chosen) <= {0, 1} and best == 22, (order, branching, chosen)

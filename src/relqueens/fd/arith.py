@@ -91,6 +91,32 @@ def function_range(
     return lo, hi
 
 
+def _root(n: int | float, e: int) -> int | float:
+    """The largest ``r >= 0`` with ``r ** e <= n`` (``inf`` for ``inf``; -1 when ``n < 0``)."""
+    if n == INF or n < 0:
+        return INF if n == INF else -1
+    n = int(n)
+    if n < 2:
+        return n
+    r = 1 << -(-n.bit_length() // e)  # above the root: Newton's method comes down to it
+    while True:
+        s = ((e - 1) * r + n // r ** (e - 1)) // e
+        if s >= r:
+            return r
+        r = s
+
+
+def _signed_root(n: int | float, e: int, floor: bool) -> int | float:
+    """The largest (``floor``) or smallest integer ``r`` with ``r ** e <= n`` (``>= n``); ``n < 0`` needs an odd ``e``."""
+    if n in (INF, -INF):
+        return n
+    r = _root(abs(n), e)
+    exact = r**e == abs(n)
+    if n >= 0:
+        return r if floor or exact else r + 1
+    return -r if not floor or exact else -r - 1
+
+
 class Function(Propagator):
     """``z == f(args)`` for ``f`` in abs, min, max, mod (``%``), div (``//``) and pow (``** exponent``)."""
 
@@ -150,27 +176,49 @@ class Function(Propagator):
         )
 
     def _bounds(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
-        args, z = self.args, self.z
+        args, z, kind = self.args, self.z, self.kind
         bounds = [(low(D[a], off[a]), high(D[a], off[a])) for a in args]
-        found = function_range(self.kind, bounds, self.exponent)
+        dz, oz = D[z], off[z]
+        if all(lo == hi for lo, hi in bounds):  # every argument fixed: z is f of them
+            values = [int(lo) for lo, _ in bounds]
+            if kind in ("mod", "div") and not values[1]:
+                return False
+            v = self.fn(*values)
+            return narrow(D, queue, z, keep_ge(keep_le(dz, oz, v), oz, v))
+        found = function_range(kind, bounds, self.exponent)
         if found is None:
             return False
         lo, hi = found
-        dz, oz = D[z], off[z]
         if not narrow(D, queue, z, keep_ge(keep_le(dz, oz, hi), oz, lo)):
             return False
         zl, zh = low(D[z], oz), high(D[z], oz)
-        if self.kind == "abs":
-            (x,) = args
-            d, o = D[x], off[x]
-            d = keep_ge(keep_le(d, o, zh), o, -zh)
-            return narrow(D, queue, x, d)
-        if self.kind in ("min", "max"):
+        if kind in ("min", "max"):
             for a in args:
                 d, o = D[a], off[a]
-                d = keep_ge(d, o, zl) if self.kind == "min" else keep_le(d, o, zh)
+                d = keep_ge(d, o, zl) if kind == "min" else keep_le(d, o, zh)
                 if not narrow(D, queue, a, d):
                     return False
+            return True
+        x, (xl, xh) = args[0], bounds[0]
+        if kind == "div" and bounds[1][0] == bounds[1][1]:
+            c = int(
+                bounds[1][0]
+            )  # x // c within zl..zh: x between c * zl and c * (zh + 1), open there
+            ends = [mul(c, zl), mul(c, zh + 1) - (1 if c > 0 else -1)]
+            return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], max(ends)), off[x], min(ends)))
+        if kind == "abs" or (kind == "pow" and self.exponent and self.exponent % 2 == 0):
+            e = self.exponent or 1  # |x| ** e within zl..zh: |x| within least..top
+            top, least = _root(zh, e), _signed_root(zl, e, floor=False) if zl > 0 else 0
+            if xl > -least:  # x cannot be -least or below: x >= least
+                xl = max(xl, least)
+            elif xh < least:  # nor least or above
+                xh = min(xh, -least)
+            d = keep_ge(keep_le(D[x], off[x], min(xh, top)), off[x], max(xl, -top))
+            return narrow(D, queue, x, d)
+        if kind == "pow" and self.exponent:  # an odd power: increasing
+            e = self.exponent
+            up, down = _signed_root(zh, e, floor=True), _signed_root(zl, e, floor=False)
+            return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], up), off[x], down))
         return True
 
 

@@ -58,17 +58,22 @@ def _node(D: list[Dom], k: int, d: Dom, tid: int | None, path: Path | None) -> l
 
 
 def _wide_piece(rest: Wide, first: bool, order: str, branching: str) -> tuple[Wide, Dom]:
-    """The next branch's part of a Wide domain ``rest``, and what is left after it (0: nothing)."""
+    """The next branch's part of a Wide domain ``rest``, and what is left after it (0: nothing).
+
+    ``enum`` splits a Wide domain in halves as ``bisect`` does: the same
+    values in the same order, where trying them one by one could take
+    10**12 steps to pass a gap that the bounds of a half rule out at once.
+    """
     lo, hi = rest.lo, rest.hi
-    if branching == "bisect" and first:
-        mid = (lo + hi) // 2
-        lower, upper = Wide(lo, mid), Wide(mid + 1, hi)
-        return (upper, lower) if order == "down" else (lower, upper)
-    if not first and branching != "enum":
-        return rest, 0  # the other half (bisect), or every value but the one tried (step)
-    if order == "down":
-        return Wide(hi, hi), (Wide(lo, hi - 1) if lo < hi else 0)
-    return Wide(lo, lo), (Wide(lo + 1, hi) if lo < hi else 0)
+    if not first:
+        return rest, 0  # the other half, or every value but the one tried (step)
+    if lo == hi or branching == "step":
+        one = Wide(hi, hi) if order == "down" else Wide(lo, lo)
+        other = Wide(lo, hi - 1) if order == "down" else Wide(lo + 1, hi)
+        return one, (other if lo < hi else 0)
+    mid = (lo + hi) // 2
+    lower, upper = Wide(lo, mid), Wide(mid + 1, hi)
+    return (upper, lower) if order == "down" else (lower, upper)
 
 
 def _meet(a: Dom, b: Dom) -> Dom:
@@ -207,6 +212,11 @@ def check_options(select: str, order: str, branching: str = "enum") -> None:
         raise ValueError(f"unknown value order {order!r}; choose one of {', '.join(ORDER)}")
     if branching not in BRANCHING:
         raise ValueError(f"unknown branching {branching!r}; choose one of {', '.join(BRANCHING)}")
+    if order == "mid" and branching == "bisect":
+        raise ValueError(
+            "order 'mid' goes with branching 'enum' or 'step'; 'bisect' splits a domain in "
+            "halves, the lower one first ('up') or the upper one ('down')"
+        )
 
 
 def _piece(rest: int, centre: int, first: bool, order: str, branching: str) -> int:
@@ -266,6 +276,12 @@ def search(
     cut = len(idxs) if exists_from is None else exists_from
     stride = _stride(len(D0))
     wide = any(type(D0[i]) is not int for i in idxs)  # a Wide variable stays Wide during a search
+    if wide and mid:
+        i = next(i for i in idxs if type(D0[i]) is not int)
+        raise DomainError(
+            f"order 'mid' cannot label {model.vars[i]}: its domain {D0[i]} is kept as bounds "
+            "(too many values for middle-out order); use 'up' or 'down'"
+        )
     stack = [_node(D0[:], k, D0[idxs[k]], tid, None)]
     bit: Dom
     while stack:

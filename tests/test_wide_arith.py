@@ -1,0 +1,47 @@
+"""Non-linear arithmetic over domains kept as bounds (more than 2**24 values): SWI clpfd's answers."""
+
+import pytest
+
+from relqueens import fd, run, vars
+from relqueens.fd import interval
+
+x, y = vars(2)
+W = interval(-(10**12), 10**12)
+
+
+@pytest.mark.parametrize(
+    "goals, k, expected",
+    [
+        # a fixed argument gives its value: labeling checks the relation (3, 4, 5 were answers)
+        ((fd.in_(x, interval(0, 10**8)), x % 10 == 3), 3, (3, 13, 23)),
+        ((fd.in_(x, W), x % 1000 == 5), 2, (-(10**12) + 5, -(10**12) + 1005)),
+        # the argument is narrowed from the result
+        ((fd.in_(x, W), x // 1000 == 5), 3, (5000, 5001, 5002)),
+        ((fd.in_(x, W), x // -1000 == 5), 1, (-5999,)),
+        ((fd.in_(x, W), x**3 == -(10**18)), 0, (-(10**6),)),
+        # and a gap inside the bounds is passed by halving the domain, not value by value
+        ((fd.in_(x, W), x**2 == 10**20), 0, (-(10**10), 10**10)),
+        ((fd.in_(x, interval(-(10**15), 10**15)), abs(x) >= 10**15), 0, (-(10**15), 10**15)),
+    ],
+)
+def test_wide_arithmetic_matches_swi(goals, k, expected):
+    assert run(k, x, *goals) == expected
+
+
+def test_a_product_of_wide_variables_finds_its_two_answers():
+    assert run(0, (x, y), fd.in_(x, y, W), x * y == 10**24) == (
+        (-(10**12), -(10**12)),
+        (10**12, 10**12),
+    )
+
+
+def test_wide_labeling_keeps_the_value_order():
+    up = run(3, (x, y), fd.in_(x, y, W), x + y == 3)
+    assert [a for a, _ in up] == [-(10**12) + 3, -(10**12) + 4, -(10**12) + 5]
+    down = run(3, (x, y), fd.in_(x, y, W), x + y == 3, fd.label([x, y], order="down"))
+    assert [a for a, _ in down] == [10**12, 10**12 - 1, 10**12 - 2]
+
+
+def test_branch_and_bound_over_wide_domains_is_quick():
+    goals = fd.in_(x, y, W), x + y == 4, x - y >= 0, fd.minimize(x - y, [x, y])
+    assert run(1, (x, y), *goals, timeout=30) == ((2, 2),)
