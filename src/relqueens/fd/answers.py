@@ -28,6 +28,7 @@ from ..logic.reify import reify
 from ..logic.run import run as logic_run
 from ..logic.state import State, isvar, walk
 from ..logic.tabling import Tabled
+from .arith import Function, Reified, ReifiedValue
 from .domain import MAX_WIDTH, Domain, Wide, as_domain
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
@@ -35,7 +36,7 @@ from .labeling import Solutions, SolvedState, check_finite, search
 from .post import Distinct
 from .propagators import EqOffset, LeOffset, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
-from .terms import Aux, Lin, Relation, lin
+from .terms import Aux, Lin, Relation, aux, lin
 from .trace import SearchTrace
 
 
@@ -187,8 +188,10 @@ def residual(q: Any, S: State) -> Residual:
         return any(not fixed(D[i]) for i in indices)
 
     domains: dict[Any, Domain | Wide] = {}
-    for i in range(len(D)):
-        if not fixed(D[i]):
+    for i in range(
+        len(D)
+    ):  # a private variable's domain follows from its definition (or is internal)
+        if not fixed(D[i]) and i not in m.private:
             domains.setdefault(term_of(i), as_domain(D[i], m.off[i]))
     found: list[object] = []
     for entry in m.props:
@@ -211,18 +214,36 @@ def residual(q: Any, S: State) -> Residual:
     return Residual(term, domains, tuple(found + _disequalities(S)))
 
 
+_NEGATED = {"==": "!=", "!=": "==", "<=": ">"}
+
+
 def _describe(p: Propagator, term_of: Callable[[int], Any]) -> object:
-    """The relation a propagator enforces, in terms of the open variables."""
+    """The relation a propagator enforces, in terms of the open variables (a goal that posts it)."""
     if isinstance(p, EqOffset):
         return Relation("==", term_of(p.x), lin(term_of(p.y)) + p.c)
     if isinstance(p, LeOffset):
         return Relation("<=", term_of(p.x), lin(term_of(p.y)) + p.c)
     if isinstance(p, Times):
         return Relation("==", lin(term_of(p.x)) * lin(term_of(p.y)), term_of(p.z))
+    if isinstance(p, Function):
+        args = [term_of(a) for a in p.args] + ([p.exponent] if p.kind == "pow" else [])
+        return Relation("==", term_of(p.z), aux(p.kind, *args))
+    if isinstance(p, Reified):
+        total = sum((lin(term_of(i)) * a for i, a in p.yes.terms), lin(0))
+        return _reified(term_of(p.b), p.op, total, -p.yes.k)
+    if isinstance(p, ReifiedValue):
+        return _reified(term_of(p.b), "==" if p.same else "!=", lin(term_of(p.x)), p.c)
     if not isinstance(p, Linear):
         return p.source  # lex_le, inverse: shown as posted
     total = sum((lin(term_of(i)) * a for i, a in p.terms), lin(0))
     return Relation(p.op, total, -p.k)
+
+
+def _reified(b: Any, op: str, lhs: Lin, rhs: int) -> Relation:
+    """``b == (lhs op rhs)``; once ``b`` is fixed, the relation (1) or its negation (0)."""
+    if b == 1 or b == 0:
+        return Relation(op if b == 1 else _NEGATED[op], lhs, rhs)
+    return Relation("==", b, Relation(op, lhs, rhs))
 
 
 def run(
