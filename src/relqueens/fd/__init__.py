@@ -421,7 +421,7 @@ def count(terms: Iterable[object], value: object) -> Lin:
     >>> len(run_all(xs, fd.in_(*xs, fd.interval(0, 1)), fd.count(xs, 1) == 2))
     3
     """
-    terms = tuple(terms)
+    terms = _listed(terms, "count")
     return aux("count", value, *terms) if terms else lin(0)
 
 
@@ -447,7 +447,7 @@ def sum(terms: Iterable[object], op: str, value: object) -> Relation:
     >>> len(run_all(xs, fd.in_(*xs, fd.interval(0, 2)), fd.sum(xs, "==", 6)))
     1
     """
-    terms = list(terms)
+    terms = _listed(terms, "sum")
     return Relation(_op(op, "sum"), dot([1] * len(terms), terms), value)
 
 
@@ -461,13 +461,18 @@ def scalar_product(
     >>> run_all((a, b), fd.in_(a, b, fd.interval(0, 5)), fd.scalar_product([2, 3], [a, b], "==", 12))
     ((0, 4), (3, 2))
     """
-    return Relation(_op(op, "scalar_product"), dot(coeffs, terms), value)
+    return Relation(_op(op, "scalar_product"), dot(coeffs, _listed(terms, "scalar_product")), value)
+
+
+def _listed(terms: Iterable[object], where: str) -> tuple[object, ...]:
+    """``terms`` as a tuple; one term (or a string) where a list was meant is a clear error."""
+    if isinstance(terms, (Lin, Relation, int, str, bytes)) or isvar(terms):
+        raise TypeError(f"{where} takes a list of terms, got {terms!r}")
+    return tuple(terms)
 
 
 def _terms(terms: Iterable[object], where: str) -> tuple[object, ...]:
-    if isinstance(terms, (Lin, Relation)) or isvar(terms) or isinstance(terms, (str, bytes)):
-        raise TypeError(f"{where} takes a list of variables or integers, got {terms!r}")
-    out = tuple(terms)
+    out = _listed(terms, where)
     for t in out:
         _check_term(t, where)
     return out
@@ -531,7 +536,13 @@ def tuples_in(tuples: Iterable[Iterable[object]], table: Iterable[Iterable[int]]
     >>> run_all((x, y), fd.tuples_in([(x, y)], [(1, 2), (2, 3), (3, 1)]), x > 1)
     ((2, 3), (3, 1))
     """
-    rows = tuple(tuple(row) for row in table)
+    listed = list(table)
+    for row in listed:
+        if isinstance(row, (int, str, bytes)):
+            raise TypeError(
+                f"tuples_in's table is a list of rows (tuples of integers), got {row!r}"
+            )
+    rows = tuple(tuple(row) for row in listed)
     if not rows:
         raise ValueError("tuples_in needs a table with at least one row")
     width = len(rows[0])

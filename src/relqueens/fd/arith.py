@@ -81,8 +81,10 @@ def function_range(
     divisors = [d for d in (ly, -1, 1, hy) if ly <= d <= hy and d]
     if not divisors:
         return None
-    if kind == "div":
-        quotients = [x // d for x in (lx, hx) for d in divisors]
+    if kind == "div":  # (x // inf is a float: 1 // -inf == -1.0)
+        quotients = [
+            q if abs(q) == INF else int(q) for q in (x // d for x in (lx, hx) for d in divisors)
+        ]
         return min(quotients), max(quotients)
     lo = ly + 1 if ly < 0 else 0  # mod: the sign of the divisor, smaller than it in size
     hi = hy - 1 if hy > 0 else 0

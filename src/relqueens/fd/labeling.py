@@ -744,6 +744,10 @@ def label(
     ((3, 0), (2, 1), (1, 2), (0, 3))
     """
     check_options(select, order, branching)
+    if isvar(variables) or isinstance(variables, (Lin, Relation, int, str, bytes)):
+        raise TypeError(
+            f"label takes a list of variables, e.g. fd.label([x, y]), got {variables!r}"
+        )
     variables = list(variables)
     for v in variables:
         if not (isvar(v) or is_int(v)):

@@ -95,6 +95,11 @@ class Arith:
             raise ValueError(f"an FD power takes an exponent >= 0, got {exponent}")
         return aux("pow", self, exponent)
 
+    def __rpow__(self, base: object) -> Lin:
+        raise TypeError(
+            f"an FD power takes a constant integer exponent: {base!r} ** {self!r} has a variable one"
+        )
+
     def __lt__(self, other: object) -> Relation:
         return Relation("<", self, other)
 
