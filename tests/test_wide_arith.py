@@ -45,3 +45,10 @@ def test_wide_labeling_keeps_the_value_order():
 def test_branch_and_bound_over_wide_domains_is_quick():
     goals = fd.in_(x, y, W), x + y == 4, x - y >= 0, fd.minimize(x - y, [x, y])
     assert run(1, (x, y), *goals, timeout=30) == ((2, 2),)
+
+
+def test_products_without_domains_are_bounded_as_in_swi():
+    assert run(0, x, x * x == 49) == (-7, 7)
+    assert run(0, x, x**2 == 49) == (-7, 7)
+    assert run(0, x, x // 3 == 2) == (6, 7, 8)
+    assert len(run(0, (x, y), x * y == 12, x >= 1, y >= 1)) == 6

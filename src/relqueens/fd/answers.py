@@ -34,7 +34,7 @@ from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
 from .labeling import Solutions, SolvedState, check_finite, search
 from .post import Distinct
-from .propagators import EqOffset, LeOffset, Linear, Propagator, Times, fixed, low
+from .propagators import EqOffset, LeOffset, LexLe, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
 from .terms import Aux, Lin, Relation, aux, lin
 from .trace import SearchTrace
@@ -188,10 +188,9 @@ def residual(q: Any, S: State) -> Residual:
         return any(not fixed(D[i]) for i in indices)
 
     domains: dict[Any, Domain | Wide] = {}
-    for i in range(
-        len(D)
-    ):  # a private variable's domain follows from its definition (or is internal)
-        if not fixed(D[i]) and i not in m.private:
+    fronts = {slot for e in m.props if isinstance(e[1], LexLe) for slot, _ in e[1].words}
+    for i in range(len(D)):  # a lex-leader's frontier words are its own state, not domains
+        if not fixed(D[i]) and i not in fronts:
             domains.setdefault(term_of(i), as_domain(D[i], m.off[i]))
     found: list[object] = []
     for entry in m.props:

@@ -668,11 +668,12 @@ class Posting:
                 z
             ):
                 return False
-        p = (
-            Times(xs[0], xs[1], z, source=a)
-            if a.kind == "times"
-            else Function(a.kind, tuple(xs), z, exponent, a)
-        )
+        if a.kind == "times" and xs[0] == xs[1]:  # x * x: a square, narrowed by its root
+            p: Propagator = Function("pow", (xs[0],), z, 2, a)
+        elif a.kind == "times":
+            p = Times(xs[0], xs[1], z, source=a)
+        else:
+            p = Function(a.kind, tuple(xs), z, exponent, a)
         return z if self.attach(p) else False
 
     def counted(self, a: Aux, target: int | None) -> int | bool:

@@ -964,10 +964,11 @@ def _quotient(
     d = D[i]
     if zl > 0 or zh < 0:  # z is never 0, so neither factor is
         d = without(d, o, 0)
-    if float("inf") in (abs(zl), abs(zh), abs(dl), abs(dh)):
+    if float("inf") in (abs(zl), abs(zh)):
         return narrow(D, queue, i, d)
-    if dl > 0 or dh < 0:
-        q = [Fraction(zz, dd) for zz in (zl, zh) for dd in (dl, dh)]  # type: ignore[arg-type]  # finite bounds are ints
+    if dl > 0 or dh < 0:  # z / d over d's bounds, z / +-inf being 0 (z / d tends to it)
+        ends = [(int(zz), dd) for zz in (zl, zh) for dd in (dl, dh)]  # z's bounds are finite here
+        q = [Fraction(zz, int(dd)) if abs(dd) != float("inf") else 0 for zz, dd in ends]
         d = keep_ge(keep_le(d, o, floor(max(q))), o, ceil(min(q)))
     return narrow(D, queue, i, d)
 
