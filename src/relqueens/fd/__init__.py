@@ -24,7 +24,7 @@ from .globals import AllDistinct, Circuit, Element, GlobalCardinality, TuplesIn
 from .labeling import label, maximize, minimize
 from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, Post, post_goal
 from .scheduling import Cumulative
-from .terms import OPS, Lin, Relation, aux, lin
+from .terms import OPS, Lin, Relation, aux, lin, listed
 from .trace import Node, SearchTrace
 
 __all__ = [
@@ -421,7 +421,7 @@ def count(terms: Iterable[object], value: object) -> Lin:
     >>> len(run_all(xs, fd.in_(*xs, fd.interval(0, 1)), fd.count(xs, 1) == 2))
     3
     """
-    terms = _listed(terms, "count")
+    terms = listed(terms, "count")
     return aux("count", value, *terms) if terms else lin(0)
 
 
@@ -447,7 +447,7 @@ def sum(terms: Iterable[object], op: str, value: object) -> Relation:
     >>> len(run_all(xs, fd.in_(*xs, fd.interval(0, 2)), fd.sum(xs, "==", 6)))
     1
     """
-    terms = _listed(terms, "sum")
+    terms = listed(terms, "sum")
     return Relation(_op(op, "sum"), dot([1] * len(terms), terms), value)
 
 
@@ -461,18 +461,11 @@ def scalar_product(
     >>> run_all((a, b), fd.in_(a, b, fd.interval(0, 5)), fd.scalar_product([2, 3], [a, b], "==", 12))
     ((0, 4), (3, 2))
     """
-    return Relation(_op(op, "scalar_product"), dot(coeffs, _listed(terms, "scalar_product")), value)
-
-
-def _listed(terms: Iterable[object], where: str) -> tuple[object, ...]:
-    """``terms`` as a tuple; one term (or a string) where a list was meant is a clear error."""
-    if isinstance(terms, (Lin, Relation, int, str, bytes)) or isvar(terms):
-        raise TypeError(f"{where} takes a list of terms, got {terms!r}")
-    return tuple(terms)
+    return Relation(_op(op, "scalar_product"), dot(coeffs, listed(terms, "scalar_product")), value)
 
 
 def _terms(terms: Iterable[object], where: str) -> tuple[object, ...]:
-    out = _listed(terms, where)
+    out = listed(terms, where)
     for t in out:
         _check_term(t, where)
     return out

@@ -203,9 +203,8 @@ class Function(Propagator):
             return True
         x, (xl, xh) = args[0], bounds[0]
         if kind == "div" and bounds[1][0] == bounds[1][1]:
-            c = int(
-                bounds[1][0]
-            )  # x // c within zl..zh: x between c * zl and c * (zh + 1), open there
+            # x // c within zl..zh: x between c * zl and c * (zh + 1), open at the latter
+            c = int(bounds[1][0])
             ends = [mul(c, zl), mul(c, zh + 1) - (1 if c > 0 else -1)]
             return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], max(ends)), off[x], min(ends)))
         if kind == "abs" or (kind == "pow" and self.exponent and self.exponent % 2 == 0):

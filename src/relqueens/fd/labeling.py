@@ -32,7 +32,7 @@ from .implied import implied_resources
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
 from .relaxation import INFEASIBLE, relaxations
 from .store import FDStore, is_int, store_of
-from .terms import Lin, Relation, var
+from .terms import Lin, Relation, listed, var
 from .trace import BRANCH, FAILED, SOLUTION, Narrowed, SearchTrace
 
 if TYPE_CHECKING:
@@ -693,9 +693,8 @@ class Label(Goal):
         optimum = best.pop()  # from here on, tighten bounds by the objective's own domain
         d0 = store.D[j]
         values: Iterable[int]
-        if (
-            type(d0) is int
-        ):  # lazily: the first value is the optimum, and it may be all that is read
+        # lazily: the first value is the optimum, and it may be all that is read
+        if type(d0) is int:
             values = (
                 Domain(keep_ge(d0, off, optimum), off)
                 if sense == "min"
@@ -744,11 +743,7 @@ def label(
     ((3, 0), (2, 1), (1, 2), (0, 3))
     """
     check_options(select, order, branching)
-    if isvar(variables) or isinstance(variables, (Lin, Relation, int, str, bytes)):
-        raise TypeError(
-            f"label takes a list of variables, e.g. fd.label([x, y]), got {variables!r}"
-        )
-    variables = list(variables)
+    variables = list(listed(variables, "label", "variables"))
     for v in variables:
         if not (isvar(v) or is_int(v)):
             raise TypeError(f"label takes logic variables (or integers), got {v!r}")

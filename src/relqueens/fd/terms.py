@@ -482,3 +482,14 @@ def either_sign(p: Relation, q: Relation) -> Relation | None:
 
 
 Fresh.make_var = LVar  # fresh variables do arithmetic
+
+
+def listed(terms: Any, where: str, what: str = "terms") -> tuple[Any, ...]:
+    """``terms`` as a tuple; one term (or a string) where a list was meant is a clear error.
+
+    >>> listed([1, 2], "sum")
+    (1, 2)
+    """
+    if isinstance(terms, (Lin, Relation, int, str, bytes)) or isvar(terms):
+        raise TypeError(f"{where} takes a list of {what}, got {terms!r}")
+    return tuple(terms)
