@@ -376,6 +376,18 @@ def test_a_flag_variable_in_a_connective_stands_for_flag_equal_to_one():
     assert sorted(got) == expected
 
 
+def test_a_flag_variable_is_made_zero_one_as_swi_does():
+    b, c, x = vars(3)
+    # no domains given: SWI's B #==> C makes both 0..1
+    assert sorted(run_all((b, c), fd.implies(b, c))) == [(0, 0), (0, 1), (1, 1)]
+    assert run_all((b, c), fd.iff(b, c)) == ((0, 0), (1, 1))
+    (r,) = run(0, b, fd.any_(b, x > 1), residual=True)
+    assert r.domains[b] == interval(0, 1)
+    # a flag pinned outside 0..1, before or after posting, has no answers
+    assert run_all(x, fd.in_(x, fd.interval(0, 3)), fd.eq(b, 3), fd.implies(b, x > 1)) == ()
+    assert run_all(x, fd.in_(x, fd.interval(0, 3)), fd.implies(b, x > 1), fd.eq(b, 2)) == ()
+
+
 # -- counting: fd.count of a constant, global_cardinality ------------------------------------
 
 

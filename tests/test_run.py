@@ -342,3 +342,32 @@ def test_answers_read_from_the_domains_match_the_substitution(monkeypatch):
     assert fast == slow
     assert fast[1][0] == (1, 7, "s", 0) and fast[2] == (3, 2, 1, 0) and len(fast[3]) == 24
     assert fast[4][0][1] is w and fast[6] == tuple([a, b] for a in (0, 1, 3) for b in range(4))
+
+
+def test_an_optimisation_stopped_by_a_limit_gives_its_best_solution_so_far():
+    from relqueens import SearchLimit
+
+    marks = vars(7)
+    goals = [fd.in_(*marks, fd.interval(0, 40)), fd.eq(marks[0], 0)]
+    goals += [a < b for a, b in zip(marks, marks[1:])]
+    gaps = []
+    for i, a in enumerate(marks):
+        for b in marks[i + 1 :]:
+            g = vars(1)[0]
+            gaps.append(g)
+            goals.append(fd.eq(g, b - a))
+    goals.append(fd.all_distinct(gaps))
+    (optimum,) = run(1, marks[-1], *goals, fd.minimize(marks[-1], marks))
+    with pytest.raises(SearchLimit, match="best solution so far") as stopped:
+        run(1, marks, *goals, fd.minimize(marks[-1], marks), max_nodes=30)
+    best = stopped.value.best
+    assert stopped.value.answers == () and len(best) == 7 and best[-1] > optimum
+    assert len({b - a for i, a in enumerate(best) for b in best[i + 1 :]}) == 21
+    # a goal after the labeling sees it: one that rejects it leaves no best
+    with pytest.raises(SearchLimit) as stopped:
+        run(1, marks, *goals, fd.minimize(marks[-1], marks), fd.ne(marks[1], best[1]), max_nodes=30)
+    assert stopped.value.best is None or stopped.value.best[1] != best[1]
+    # a labeling without an objective has no best
+    with pytest.raises(SearchLimit) as stopped:
+        run(0, marks, *goals, max_nodes=30)
+    assert stopped.value.best is None

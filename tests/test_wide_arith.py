@@ -52,3 +52,27 @@ def test_products_without_domains_are_bounded_as_in_swi():
     assert run(0, x, x**2 == 49) == (-7, 7)
     assert run(0, x, x // 3 == 2) == (6, 7, 8)
     assert len(run(0, (x, y), x * y == 12, x >= 1, y >= 1)) == 6
+
+
+def test_a_huge_exponent_answers_without_computing_the_huge_powers():
+    e = 2**70
+    assert run(0, x, x**e == 1) == (-1, 1)
+    assert run(0, x, fd.in_(x, interval(-5, 5)), x ** (e + 1) == -1) == (-1,)
+    z = vars(1)[0]
+    small = interval(0, 10**100)
+    assert run(0, (x, z), fd.in_(x, interval(0, 5)), fd.in_(z, small), x**e == z) == (
+        (0, 0),
+        (1, 1),
+    )
+    assert run(0, x, fd.in_(x, interval(2, 5)), x**e < 5) == ()
+    assert run(0, x, fd.in_(x, W), x**e <= 10**9) == (-1, 0, 1)
+
+
+def test_a_power_too_large_to_compute_is_a_clear_error():
+    z = vars(1)[0]
+    with pytest.raises(OverflowError, match="more than .* bits; bound the power"):
+        run(1, x, fd.in_(x, interval(2, 5)), x ** (2**70) > 5)
+    with pytest.raises(OverflowError, match=r"3 \*\* 1180591620717411303424 has more than"):
+        fd.lin(3) ** (2**70)
+    with pytest.raises(fd.DomainError, match="infinite"):
+        run(1, (x, z), fd.in_(x, interval(2, 5)), x ** (2**70) == z)

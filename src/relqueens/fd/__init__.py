@@ -24,7 +24,7 @@ from .globals import AllDistinct, Circuit, Element, GlobalCardinality, TuplesIn
 from .labeling import label, maximize, minimize
 from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, Post, post_goal
 from .scheduling import Cumulative
-from .terms import OPS, Lin, Relation, aux, lin, listed
+from .terms import OPS, Flag, Lin, Relation, aux, lin, listed
 from .trace import Node, SearchTrace
 
 __all__ = [
@@ -349,11 +349,11 @@ def _fold(kind: str, terms: tuple[object, ...]) -> Lin:
 
 
 def _relation(p: object, where: str) -> Relation:
-    """``p`` as a relation: a variable stands for ``p == 1`` (a 0/1 flag, as SWI's ``B #==> C``)."""
+    """``p`` as a relation: a variable is a 0/1 flag standing for ``p == 1`` (as SWI's ``B #==> C``)."""
     if isinstance(p, Relation):
         return p
     if isvar(p):
-        return Relation("==", p, 1)
+        return Flag(p)
     hint = (
         ": `x == 1` or `x != y` between bare variables is a Python comparison; "
         "write fd.eq(x, 1) or fd.ne(x, y)"

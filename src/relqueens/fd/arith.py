@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 
 from .domain import Dom
 from .propagators import (
+    POWER_BITS,
     LeOffset,
     Linear,
     Propagator,
@@ -24,10 +25,13 @@ from .propagators import (
     low,
     mul,
     narrow,
+    power,
     without,
 )
 
 INF = float("inf")
+_HUGE = 1 << 256
+"""Below every power that is not computed (they have more than POWER_BITS bits), and printable."""
 
 _FUNCTIONS: dict[str, Callable[..., int]] = {
     "abs": abs,
@@ -66,10 +70,12 @@ def function_range(
     if kind == "pow":
         if not exponent:
             return 1, 1
-        ends = [lx**exponent, hx**exponent]
+        ends = [power(lx, exponent), power(hx, exponent)]
         if lx < 0 < hx and exponent:
             ends.append(0)
-        return min(ends), max(ends)
+        lo, hi = min(ends), max(ends)
+        # a power beyond POWER_BITS stands for an infinity: sound as the far end, not the near one
+        return _HUGE if lo == INF else lo, -_HUGE if hi == -INF else hi
     ly, hy = bounds[1]
     if kind == "min":
         return min(lx, ly), min(hx, hy)
@@ -100,6 +106,8 @@ def _root(n: int | float, e: int) -> int | float:
     n = int(n)
     if n < 2:
         return n
+    if e >= n.bit_length():  # 2 ** e > n
+        return 1
     r = 1 << -(-n.bit_length() // e)  # above the root: Newton's method comes down to it
     while True:
         s = ((e - 1) * r + n // r ** (e - 1)) // e
@@ -135,7 +143,9 @@ class Function(Propagator):
         source: object = None,
     ) -> None:
         self.kind, self.args, self.z, self.exponent, self.source = kind, args, z, exponent, source
-        self.fn: Callable[..., int] = (lambda v: v**exponent) if kind == "pow" else _FUNCTIONS[kind]
+        self.fn: Callable[..., int] = (
+            (lambda v: power(v, exponent)) if kind == "pow" else _FUNCTIONS[kind]  # type: ignore[arg-type, assignment, return-value]  # pow: an int exponent; beyond POWER_BITS, inf
+        )
         self.vars = (*args, z)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
@@ -151,10 +161,10 @@ class Function(Propagator):
         image = 0
         if len(args) == 1:
             (x,) = args
-            keep = 0
+            keep, width = 0, dz.bit_length()
             for v, bit in _values(D[x], off[x]):
                 pos = fn(v) - oz
-                if pos >= 0 and (dz >> pos) & 1:
+                if 0 <= pos < width and (dz >> pos) & 1:
                     image |= 1 << pos
                     keep |= bit
             return narrow(D, queue, x, keep) and narrow(D, queue, z, image)
@@ -186,6 +196,13 @@ class Function(Propagator):
             if kind in ("mod", "div") and not values[1]:
                 return False
             v = self.fn(*values)
+            if type(v) is float:  # a power beyond POWER_BITS: outside any bounds short of inf
+                if INF in (abs(low(dz, oz)), abs(high(dz, oz))):
+                    raise OverflowError(
+                        f"{values[0]} ** {self.exponent} has more than {POWER_BITS} bits; "
+                        "bound the power with fd.in_"
+                    )
+                return False
             return narrow(D, queue, z, keep_ge(keep_le(dz, oz, v), oz, v))
         found = function_range(kind, bounds, self.exponent)
         if found is None:

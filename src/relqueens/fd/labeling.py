@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from operator import add, itemgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, cast
 
-from ..logic.limits import current_budget
+from ..logic.limits import Exhausted, current_budget
 from ..logic.reify import reify
 from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
@@ -632,9 +632,10 @@ class Label(Goal):
         idxs = idxs + [j] if j not in idxs else idxs
         off = model.off[j]
         best: list[int | float] = []
+        incumbent: list[list[Dom]] = []
 
         def record(D: list[Dom]) -> bool:
-            best[:] = [low(D[j], off)]
+            best[:], incumbent[:] = [low(D[j], off)], [D[:]]
             return False  # keep searching, for better
 
         relaxed = relaxations(model, j, sense, store.D, model.off)
@@ -684,10 +685,20 @@ class Label(Goal):
             prune=tighten,
             guide=guide if bounds and self.branching == "enum" else None,
         )
-        for (
-            _
-        ) in bound:  # every solution is recorded and rejected: the search goes on for a better one
-            pass
+        try:
+            for (
+                _
+            ) in bound:  # every solution is recorded and rejected: the search goes on for better
+                pass
+        except Exhausted as e:  # a limit: the best so far goes on, to be the SearchLimit's best
+            budget = current_budget()
+            if not incumbent or budget is None:
+                raise
+            budget.grace(str(e))
+            found = Solutions(S, store, idxs).state(incumbent[0])
+            if found is not False:
+                yield found
+            raise
         if not best:
             return
         optimum = best.pop()  # from here on, tighten bounds by the objective's own domain

@@ -44,7 +44,7 @@ from .propagators import (
 from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
 from .store import FDStore, alias, is_int, owned_store
-from .terms import Aux, Lin, Relation, lin, var
+from .terms import Aux, Flag, Lin, Relation, lin, var
 
 
 class Constraint(Goal):
@@ -707,6 +707,8 @@ class Posting:
 
     def reified(self, rel: Relation, target: int | None = None) -> int | bool:
         """The index of a 0/1 variable that is 1 exactly when ``rel`` holds."""
+        if type(rel) is Flag:
+            return self.flag(rel, target)
         negate, extra, op = _NORMAL[rel.op]
         flat = self.flatten(rel.lhs - rel.rhs)
         if flat is False:
@@ -732,6 +734,15 @@ class Posting:
             if type(D[x]) is int:
                 return b if self.attach(ReifiedValue(x, -k // a, b, op == "==", rel)) else False
         return b if self.attach(Reified(tuple(items.items()), k, op, b, rel)) else False
+
+    def flag(self, rel: Flag, target: int | None) -> int | bool:
+        """The index of the variable of ``rel`` (a :class:`Flag`), narrowed to 0..1 (equal to ``target`` if given)."""
+        b = self.as_index(rel.lhs, rel)
+        if b is False or not self.within(b, interval(0, 1)):
+            return False
+        if target is None or target == b:
+            return b
+        return b if self.post_flat({b: 1, target: -1}, 0, "==", rel) else False
 
     def post_flat(self, items: dict[int, int], k: int, op: str, source: object) -> bool:
         """Post ``sum(a * x_i) + k  op  0`` over FD variable indices."""

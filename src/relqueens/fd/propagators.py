@@ -949,6 +949,21 @@ def mul(a: int | float, b: int | float) -> int | float:
     return 0 if a == 0 or b == 0 else a * b
 
 
+POWER_BITS = 1 << 20
+"""A power with more bits than this is not computed: it stands for ``inf`` (or ``-inf``)."""
+
+
+def power(a: int | float, e: int) -> int | float:
+    """``a ** e``, or an infinity of its sign when it would need more than :data:`POWER_BITS` bits.
+
+    >>> power(-2, 3), power(3, 2**70), power(-3, 2**70 + 1), power(1, 2**70)
+    (-8, inf, -inf, 1)
+    """
+    if type(a) is int and (abs(a).bit_length() - 1) * e > POWER_BITS:
+        return float("-inf") if a < 0 and e % 2 else float("inf")
+    return a**e
+
+
 def _quotient(
     D: list[Dom],
     off: list[int],

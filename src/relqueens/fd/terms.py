@@ -38,6 +38,7 @@ from ..logic.goals import Fresh
 from ..logic.search import STEP
 from ..logic.state import State, isvar
 from .domain import as_int
+from .propagators import POWER_BITS, power
 
 if TYPE_CHECKING:
     from .post import Post
@@ -227,6 +228,11 @@ def _fold(kind: str, values: list[int]) -> int:
     if kind == "count":
         return values[1:].count(a)
     b = values[1]
+    if kind == "pow":
+        result = power(a, b)
+        if type(result) is float:
+            raise OverflowError(f"{a} ** {b} has more than {POWER_BITS} bits")
+        return result  # type: ignore[return-value]  # an int: not a float
     if kind in ("mod", "div") and b == 0:
         raise ZeroDivisionError(
             f"an FD expression divides by the constant 0 ({'%' if kind == 'mod' else '//'})"
@@ -236,7 +242,6 @@ def _fold(kind: str, values: list[int]) -> int:
         "max": max,
         "mod": lambda p, q: p % q,
         "div": lambda p, q: p // q,
-        "pow": pow,
         "times": lambda p, q: p * q,
     }[kind](a, b)
 
@@ -456,6 +461,19 @@ class Relation(Arith):
 
     def __call__(self, state: Any) -> Iterator[State]:
         return self.post_batch((self,))(state)
+
+
+class Flag(Relation):
+    """A variable used as a relation, as in ``fd.implies(b, x > 1)``: ``b == 1``, with ``b`` in 0..1 (as SWI).
+
+    >>> Flag(var("b"))
+    ~b == 1
+    """
+
+    __slots__ = ()
+
+    def __init__(self, b: object) -> None:
+        super().__init__("==", b, 1)
 
 
 def either_sign(p: Relation, q: Relation) -> Relation | None:

@@ -28,11 +28,17 @@ _T = TypeVar("_T")
 
 
 class SearchLimit(Exception):
-    """A query ran out of time or nodes; ``answers`` holds what it found before, ``reason`` says which."""
+    """A query ran out of time or nodes; ``answers`` holds what it found before, ``reason`` says which.
 
-    def __init__(self, reason: str, answers: tuple[Any, ...]) -> None:
-        super().__init__(f"the search stopped: {reason}, after {len(answers)} answer(s)")
-        self.reason, self.answers = reason, answers
+    ``best`` is the answer of the best solution that an optimisation
+    (``fd.label(..., minimize=...)``) had found when the limit struck, not
+    proved optimal, or ``None``.
+    """
+
+    def __init__(self, reason: str, answers: tuple[Any, ...], best: Any = None) -> None:
+        found = "" if best is None else ", and the best solution so far in .best"
+        super().__init__(f"the search stopped: {reason}, after {len(answers)} answer(s){found}")
+        self.reason, self.answers, self.best = reason, answers, best
 
 
 class Exhausted(Exception):
@@ -42,7 +48,10 @@ class Exhausted(Exception):
 class Budget:
     """How much search a query may do: a deadline (monotonic seconds) and a node count."""
 
-    __slots__ = ("deadline", "max_nodes", "nodes", "timeout")
+    __slots__ = ("deadline", "max_nodes", "nodes", "spent", "timeout")
+
+    GRACE = (10_000, 1.0)
+    """Nodes and seconds left to carry an optimisation's best solution through the goals after it."""
 
     def __init__(self, timeout: float | None = None, max_nodes: int | None = None) -> None:
         if timeout is not None and (
@@ -54,15 +63,24 @@ class Budget:
         ):
             raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
         self.timeout, self.max_nodes, self.nodes = timeout, max_nodes, 0
+        self.spent: str | None = None
         self.deadline = None if timeout is None else time.monotonic() + timeout
 
     def tick(self) -> None:
         """Spend one node; raise :class:`Exhausted` when the budget is gone."""
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise Exhausted(f"node limit ({self.max_nodes})")
+            raise Exhausted(self.spent or f"node limit ({self.max_nodes})")
         if self.deadline is not None and not self.nodes & 63 and time.monotonic() > self.deadline:
-            raise Exhausted(f"time limit ({self.timeout} s)")
+            raise Exhausted(self.spent or f"time limit ({self.timeout} s)")
+
+    def grace(self, reason: str) -> None:
+        """The budget ran out (``reason``) with a best solution in hand: a little more, to finish it."""
+        nodes, seconds = self.GRACE
+        self.spent = reason
+        self.max_nodes = self.nodes + nodes
+        if self.deadline is not None:
+            self.deadline = time.monotonic() + seconds
 
 
 _BUDGET: ContextVar[Budget | None] = ContextVar("relqueens_budget", default=None)
@@ -86,5 +104,7 @@ def limited(answers: Iterator[_T], budget: Budget) -> Iterator[_T]:
             raise SearchLimit(str(e), tuple(found)) from None
         finally:
             _BUDGET.reset(token)
+        if budget.spent is not None:  # an optimisation's best so far, yielded after the limit
+            raise SearchLimit(budget.spent, tuple(found), best=answer)
         found.append(answer)
         yield answer
