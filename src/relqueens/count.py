@@ -23,18 +23,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    BrokenExecutor,
-    Executor,
-    Future,
-    ProcessPoolExecutor,
-    wait,
-)
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, wait
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from multiprocessing import parent_process
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
@@ -47,6 +39,7 @@ from .queens import queenso
 from .reference import check_n
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.process import BaseProcess
     from types import TracebackType
 
@@ -196,6 +189,8 @@ def _worker_started() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+    from multiprocessing import parent_process  # a worker's: not at import (milliseconds)
+
     parent = parent_process()
     if parent is not None:
         threading.Thread(
@@ -229,6 +224,8 @@ class WorkerPool(Executor):
         self._pool = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
+        from concurrent.futures import ProcessPoolExecutor  # loads multiprocessing: not at import
+
         return ProcessPoolExecutor(self.workers, initializer=_worker_started)
 
     def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:

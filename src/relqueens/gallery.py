@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from html import escape
@@ -123,6 +122,8 @@ def write_atomically(path: str | Path, parts: Iterable[str]) -> None:
             stream.writelines(parts)
         return
     real = Path(os.path.realpath(path))
+    import secrets  # loads hashlib: only when a page is written, not at import
+
     temporary = real.with_name(f".{real.name}.{secrets.token_hex(4)}.tmp")
     try:
         with open(temporary, "x", encoding="utf-8") as f:
