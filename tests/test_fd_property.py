@@ -611,7 +611,9 @@ def expressions(n, division=True):
             st.tuples(st.just("scale"), st.integers(-3, 3), children),
         ]
         if division:
-            options.append(st.tuples(st.sampled_from(["%", "//"]), children, children))
+            options.append(
+                st.tuples(st.sampled_from(["%", "//", "rem", "tdiv"]), children, children)
+            )
         return st.one_of(*options)
 
     return st.recursive(leaf(n), extend, max_leaves=5)
@@ -626,7 +628,7 @@ def expr_term(e, vs):
     if kind == "rel":
         _, op, i, j = e
         return RELATE[op](vs[i], vs[j])
-    if kind in ("+", "-", "*", "%", "//"):
+    if kind in ("+", "-", "*", "%", "//", "rem", "tdiv"):
         l, r = expr_term(e[1], vs), expr_term(e[2], vs)
         return {
             "+": operator.add,
@@ -634,6 +636,8 @@ def expr_term(e, vs):
             "*": operator.mul,
             "%": operator.mod,
             "//": operator.floordiv,
+            "rem": fd.rem,
+            "tdiv": fd.trunc_div,
         }[kind](l, r)
     if kind == "abs":
         return abs(expr_term(e[1], vs))
@@ -656,7 +660,7 @@ def expr_value(e, a):
     if kind == "rel":
         _, op, i, j = e
         return int(OPS[op](a[i], a[j]))
-    if kind in ("+", "-", "*", "%", "//"):
+    if kind in ("+", "-", "*", "%", "//", "rem", "tdiv"):
         l, r = expr_value(e[1], a), expr_value(e[2], a)
         return {
             "+": operator.add,
@@ -664,6 +668,8 @@ def expr_value(e, a):
             "*": operator.mul,
             "%": operator.mod,
             "//": operator.floordiv,
+            "rem": lambda p, q: p - q * int(p / q),  # toward zero, as C (small ints: exact)
+            "tdiv": lambda p, q: int(p / q),
         }[kind](l, r)
     if kind == "abs":
         return abs(expr_value(e[1], a))

@@ -71,10 +71,12 @@ __all__ = [
     "plus",
     "quot",
     "reify",
+    "rem",
     "scalar_product",
     "sum",
     "sup",
     "times",
+    "trunc_div",
     "tuples_in",
 ]
 
@@ -337,6 +339,30 @@ def max_(*terms: object) -> Lin:
     ((1, 1),)
     """
     return _fold("max", terms)
+
+
+def rem(x: object, y: object) -> Lin:
+    """The remainder of ``x / y`` rounded toward zero, with the sign of ``x`` (SWI's ``X rem Y``).
+
+    ``x % y`` is SWI's ``mod`` (the sign of ``y``); they differ on negatives.
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x = vars(1)[0]
+    >>> run_all(x, fd.in_(x, fd.interval(-7, 7)), fd.rem(x, 3) == -1)
+    (-7, -4, -1)
+    """
+    return aux("rem", x, y)
+
+
+def trunc_div(x: object, y: object) -> Lin:
+    """``x / y`` rounded toward zero (SWI's ``X // Y``); ``x // y`` rounds down (SWI's ``div``).
+
+    >>> from relqueens import run_all, vars, fd
+    >>> x = vars(1)[0]
+    >>> run_all(x, fd.in_(x, fd.interval(-9, 9)), fd.trunc_div(x, 4) == -1)
+    (-7, -6, -5, -4)
+    """
+    return aux("tdiv", x, y)
 
 
 def _fold(kind: str, terms: tuple[object, ...]) -> Lin:

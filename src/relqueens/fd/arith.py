@@ -28,18 +28,13 @@ from .propagators import (
     power,
     without,
 )
+from .terms import BINARY, DIVIDING, truncated
 
 INF = float("inf")
 _HUGE = 1 << 256
 """Below every power that is not computed (they have more than POWER_BITS bits), and printable."""
 
-_FUNCTIONS: dict[str, Callable[..., int]] = {
-    "abs": abs,
-    "min": min,
-    "max": max,
-    "mod": lambda p, q: p % q,
-    "div": lambda p, q: p // q,
-}
+_FUNCTIONS: dict[str, Callable[..., int]] = {"abs": abs, **BINARY}
 
 
 def _values(d: int, o: int) -> Iterator[tuple[int, int]]:
@@ -59,7 +54,7 @@ def function_range(
     ((0, 3), (-9, 9))
     """
     (lx, hx) = bounds[0]
-    if kind == "div" and INF in (abs(lx), abs(hx)):
+    if kind in ("div", "tdiv") and INF in (abs(lx), abs(hx)):
         return -INF, INF
     if kind == "abs":
         if lx >= 0:
@@ -87,11 +82,24 @@ def function_range(
     divisors = [d for d in (ly, -1, 1, hy) if ly <= d <= hy and d]
     if not divisors:
         return None
+    if kind in ("mod", "rem") and ly == hy and INF not in (-lx, hx):
+        # x within one block of the divisor: the remainder grows with x, from end to end
+        d, a, b = int(ly), int(lx), int(hx)
+        if (a // d == b // d) if kind == "mod" else (truncated(a, d) == truncated(b, d)):
+            return BINARY[kind](a, d), BINARY[kind](b, d)
     if kind == "div":  # (x // inf is a float: 1 // -inf == -1.0)
         quotients = [
             q if abs(q) == INF else int(q) for q in (x // d for x in (lx, hx) for d in divisors)
         ]
         return min(quotients), max(quotients)
+    if kind == "tdiv":  # x finite: toward zero, and 0 over an infinite divisor
+        quotients = [
+            0 if abs(d) == INF else truncated(int(x), int(d)) for x in (lx, hx) for d in divisors
+        ]
+        return min(quotients), max(quotients)
+    if kind == "rem":  # the sign of x, smaller than the largest divisor in size, and than x
+        most = max(abs(ly), abs(hy)) - 1
+        return (0 if lx >= 0 else max(lx, -most)), (0 if hx <= 0 else min(hx, most))
     lo = ly + 1 if ly < 0 else 0  # mod: the sign of the divisor, smaller than it in size
     hi = hy - 1 if hy > 0 else 0
     if ly > 0 and lx >= 0:
@@ -125,6 +133,31 @@ def _signed_root(n: int | float, e: int, floor: bool) -> int | float:
     if n >= 0:
         return r if floor or exact else r + 1
     return -r if not floor or exact else -r - 1
+
+
+def _remainder_end(
+    kind: str, d: int, start: int, stop: int, zl: int | float, zh: int | float, step: int
+) -> int | float:
+    """The first x from ``start`` toward ``stop`` (``step`` 1: up, -1: down) whose ``kind(x, d)``
+    (mod or rem) is within zl..zh; past ``stop`` if there is none; ``start`` if none shows
+    within a few blocks (runs of x over which the remainder climbs by one)."""
+    m, v = abs(d), start
+    for _ in range(4):
+        if (v - stop) * step > 0:
+            return v  # past stop: no value
+        r = BINARY[kind](v, d)
+        if kind == "rem" and -m < v < m:  # truncation's block around 0 has both signs
+            first, last = -(m - 1), m - 1
+        else:  # climbing from 0 (mod by d > 0, rem of x > 0) or from 1 - m
+            first = v - r + (0 if (d > 0 if kind == "mod" else v > 0) else 1 - m)
+            last = first + m - 1
+        if zl <= r <= zh:
+            return v
+        u = v + (zl - r if step > 0 else zh - r)  # where the remainder enters zl..zh
+        if (r < zl if step > 0 else r > zh) and first <= u <= last:
+            return int(u)
+        v = last + 1 if step > 0 else first - 1
+    return start
 
 
 class Function(Propagator):
@@ -170,7 +203,7 @@ class Function(Propagator):
             return narrow(D, queue, x, keep) and narrow(D, queue, z, image)
         x, y = args
         keep_x = keep_y = 0
-        divides = self.kind in ("mod", "div")
+        divides = self.kind in DIVIDING
         ys = list(_values(D[y], off[y]))
         for vx, bx in _values(D[x], off[x]):
             for vy, by in ys:
@@ -193,7 +226,7 @@ class Function(Propagator):
         dz, oz = D[z], off[z]
         if all(lo == hi for lo, hi in bounds):  # every argument fixed: z is f of them
             values = [int(lo) for lo, _ in bounds]
-            if kind in ("mod", "div") and not values[1]:
+            if kind in DIVIDING and not values[1]:
                 return False
             v = self.fn(*values)
             if type(v) is float:  # a power beyond POWER_BITS: outside any bounds short of inf
@@ -219,6 +252,14 @@ class Function(Propagator):
                     return False
             return True
         x, (xl, xh) = args[0], bounds[0]
+        if kind in ("mod", "rem") and bounds[1][0] == bounds[1][1] and INF not in (-xl, xh):
+            # the ends of x move to the nearest values whose remainder zl..zh allows (as SWI)
+            d, a, b = int(bounds[1][0]), int(xl), int(xh)
+            least, most = (
+                _remainder_end(kind, d, a, b, zl, zh, 1),
+                _remainder_end(kind, d, b, a, zl, zh, -1),
+            )
+            return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], most), off[x], least))
         if kind == "div" and bounds[1][0] == bounds[1][1]:
             # x // c within zl..zh: x between c * zl and c * (zh + 1), open at the latter
             c = int(bounds[1][0])

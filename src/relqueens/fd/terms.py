@@ -184,7 +184,9 @@ def vars(n: int, prefix: str = "") -> list[LVar]:
     return [LVar(prefix=prefix) for _ in range(n)]
 
 
-AUX_KINDS = ("abs", "min", "max", "mod", "div", "pow", "times", "reif", "count")
+AUX_KINDS = ("abs", "min", "max", "mod", "div", "rem", "tdiv", "pow", "times", "reif", "count")
+DIVIDING = ("mod", "div", "rem", "tdiv")
+"""The kinds whose second argument divides: it may not be 0."""
 
 
 class Aux:
@@ -202,8 +204,9 @@ class Aux:
 
     def __repr__(self) -> str:
         a = self.args
-        if self.kind in ("abs", "min", "max"):
-            return f"{self.kind}({', '.join(map(repr, a))})"
+        if self.kind in ("abs", "min", "max", "rem", "tdiv"):
+            name = "trunc_div" if self.kind == "tdiv" else self.kind
+            return f"{name}({', '.join(map(repr, a))})"
         if self.kind == "reif":
             return f"({a[0]!r})"
         if self.kind == "count":
@@ -233,17 +236,33 @@ def _fold(kind: str, values: list[int]) -> int:
         if type(result) is float:
             raise OverflowError(f"{a} ** {b} has more than {POWER_BITS} bits")
         return result  # type: ignore[return-value]  # an int: not a float
-    if kind in ("mod", "div") and b == 0:
-        raise ZeroDivisionError(
-            f"an FD expression divides by the constant 0 ({'%' if kind == 'mod' else '//'})"
-        )
-    return {  # type: ignore[no-any-return, operator]  # each one: (int, int) -> int
-        "min": min,
-        "max": max,
-        "mod": lambda p, q: p % q,
-        "div": lambda p, q: p // q,
-        "times": lambda p, q: p * q,
-    }[kind](a, b)
+    if kind in DIVIDING and b == 0:
+        raise ZeroDivisionError(f"an FD expression divides by the constant 0 ({_NAMES[kind]})")
+    return BINARY[kind](a, b)
+
+
+def truncated(p: int, q: int) -> int:
+    """``p / q`` rounded toward zero (SWI's ``//``).
+
+    >>> truncated(-7, 2), -7 // 2
+    (-3, -4)
+    """
+    d = abs(p) // abs(q)
+    return d if (p < 0) == (q < 0) else -d
+
+
+BINARY: dict[str, Callable[[int, int], int]] = {
+    "min": min,
+    "max": max,
+    "mod": lambda p, q: p % q,
+    "div": lambda p, q: p // q,
+    "rem": lambda p, q: p - q * truncated(p, q),
+    "tdiv": truncated,
+    "times": lambda p, q: p * q,
+}
+"""The two-argument kinds' values on integers."""
+
+_NAMES = {"mod": "%", "div": "//", "rem": "rem", "tdiv": "trunc_div"}
 
 
 def aux(kind: str, *args: object) -> Lin:
@@ -263,9 +282,9 @@ def aux(kind: str, *args: object) -> Lin:
         constants = [o.const for o in operands] if not any(o.terms for o in operands) else None
     if constants is not None:
         return Lin({}, _fold(kind, constants))
-    if kind in ("mod", "div") and not operands[1].terms and operands[1].const == 0:
+    if kind in DIVIDING and not operands[1].terms and operands[1].const == 0:
         raise ZeroDivisionError(
-            f"an FD expression divides by the constant 0: {operands[0]} {kind} 0"
+            f"an FD expression divides by the constant 0: {operands[0]} {_NAMES[kind]} 0"
         )
     return Lin({Aux(kind, operands): 1})
 
