@@ -349,7 +349,7 @@ def test_an_optimisation_stopped_by_a_limit_gives_its_best_solution_so_far():
 
     marks = vars(7)
     goals = [fd.in_(*marks, fd.interval(0, 40)), fd.eq(marks[0], 0)]
-    goals += [a < b for a, b in zip(marks, marks[1:])]
+    goals += [a < b for a, b in itertools.pairwise(marks)]
     gaps = []
     for i, a in enumerate(marks):
         for b in marks[i + 1 :]:
