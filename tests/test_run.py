@@ -371,3 +371,14 @@ def test_an_optimisation_stopped_by_a_limit_gives_its_best_solution_so_far():
     with pytest.raises(SearchLimit) as stopped:
         run(0, marks, *goals, max_nodes=30)
     assert stopped.value.best is None
+
+
+def test_constraints_grouped_by_fd_eq_join_their_neighbours_in_one_posting():
+    from relqueens.fd.post import Post
+    from relqueens.logic.goals import goals_of
+
+    x, y, z = vars(3)
+    goals = (fd.in_(x, y, z, fd.interval(0, 3)), fd.eq(x < y, y < z), fd.ne(z, 2))
+    (joined,) = goals_of(goals, True)
+    assert type(joined) is Post and len(joined.constraints) == 4
+    assert run_all((x, y, z), *goals) == ((0, 1, 3), (0, 2, 3), (1, 2, 3))

@@ -152,6 +152,7 @@ class Post(Goal):
 
     __slots__ = ("constraints",)
     search_kind = STEP
+    post_batch: Callable[[tuple[Postable | Post, ...]], Post]  # set below: it joins its neighbours
 
     def __init__(self, constraints: tuple[Postable, ...]) -> None:
         self.constraints = constraints
@@ -163,13 +164,20 @@ class Post(Goal):
         return f"post({', '.join(map(repr, self.constraints))})"
 
 
-def post_goal(constraints: Iterable[Postable]) -> Post:
-    """The goal that posts ``constraints`` together (see :class:`Post`)."""
-    return Post(tuple(constraints))
+def post_goal(constraints: Iterable[Postable | Post]) -> Post:
+    """The goal that posts ``constraints`` together (see :class:`Post`); a :class:`Post` among them gives its own."""
+    flat: list[Postable] = []
+    for c in constraints:
+        if isinstance(c, Post):
+            flat.extend(c.constraints)
+        else:
+            flat.append(c)
+    return Post(tuple(flat))
 
 
 Constraint.post_batch = staticmethod(post_goal)
 Relation.post_batch = staticmethod(post_goal)
+Post.post_batch = staticmethod(post_goal)
 
 
 INF = float("inf")

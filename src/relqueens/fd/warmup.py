@@ -20,7 +20,7 @@ import gc
 import os
 from itertools import pairwise
 
-from . import all_distinct, distinct, in_, interval, label, lt, ne
+from . import all_distinct, distinct, in_, interval, label, lin, lt, ne, reify
 from .answers import run
 from .terms import vars
 
@@ -29,7 +29,7 @@ ROUNDS = 8
 
 
 def warm_up(rounds: int = ROUNDS) -> None:
-    """Solve a map colouring, a sum puzzle and a 4-queens model ``rounds`` times.
+    """Solve a map colouring, a sum puzzle, a 4-queens model and a logic puzzle ``rounds`` times.
 
     >>> warm_up(1)
     """
@@ -62,6 +62,20 @@ def warm_up(rounds: int = ROUNDS) -> None:
             distinct([q + i for i, q in enumerate(qs)]),
             distinct([q - i for i, q in enumerate(qs)]),
             label(qs),
+        )
+        p, q, r, s, b, c = vars(6)  # a logic puzzle's shapes: offsets, abs, or, reification
+        run(
+            0,
+            (p, q, r, s),
+            in_(p, q, r, s, interval(1, 4)),
+            distinct((p, q, r, s)),
+            lin(r) == s + 1,
+            abs(p - q) == 1,
+            (lin(q) == r + 1) | (lin(q) == r - 1),
+            reify(lin(p) == 2, b),
+            reify(lt(s, q), c),
+            b + c == 1,
+            label((p, q, r, s), select="ff"),
         )
 
 
