@@ -442,3 +442,21 @@ def test_all_distinct_over_values_far_apart_is_answered_without_wide_bitsets():
     assert run_all(
         x, fd.in_(x, fd.interval(0, 2)), fd.all_distinct([y, far, x + far]), eq(y, far + 1)
     ) == (2,)
+
+
+def test_a_residual_leaves_out_what_the_domains_already_ensure():
+    x, b = vars(2)
+    dom = fd.in_(x, fd.interval(0, 3))
+    for decided in (b == (x > 5), b == fd.eq(x, 7), fd.ne(x + 10, 2), b == fd.ne(x, 9)):
+        (r,) = run(0, x, dom, decided, residual=True)
+        assert r.constraints == () and r.domains[x] == interval(0, 3), decided
+    # not yet ensured: shown
+    (r,) = run(
+        0,
+        x,
+        fd.in_(x, fd.interval(0, 9)),
+        b == fd.eq(x, 7),
+        fd.in_(b, fd.interval(0, 1)),
+        residual=True,
+    )
+    assert r.constraints

@@ -340,6 +340,12 @@ class Reified(Propagator):
             return narrow(D, queue, b, keep_ge(keep_le(db, off[b], value), off[b], value))
         return True
 
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
+        db = D[self.b]
+        if db & (db - 1):
+            return False
+        return self.enforce[off[self.b] + db.bit_length() - 1].entailed(D, off)
+
 
 class ReifiedValue(Propagator):
     """``b == (x == c)`` (or ``b == (x != c)`` when ``equal`` is false), ``b`` in 0..1, domain consistent.
@@ -385,3 +391,11 @@ class ReifiedValue(Propagator):
         else:
             return True  # c and another value are still possible: nothing to decide
         return narrow(D, queue, b, keep_ge(keep_le(db, ob, value), ob, value))
+
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
+        x, db, dx = self.x, D[self.b], D[self.x]
+        if not fixed(db):
+            return False
+        if low(db, off[self.b]) == self.same:  # x == c: once x is fixed (to c)
+            return fixed(dx)
+        return not (self.c >= off[x] and (dx >> (self.c - off[x])) & 1)  # x != c: c is gone

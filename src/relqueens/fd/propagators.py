@@ -525,12 +525,17 @@ class Linear(Propagator):
         return True
 
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
+        if self.op == "==":
+            return super().entailed(D, off)
+        most = self.k + sum(
+            a * (high(D[i], off[i]) if a > 0 else low(D[i], off[i])) for i, a in self.terms
+        )
         if self.op == "<=":
-            most = self.k + sum(
-                a * (high(D[i], off[i]) if a > 0 else low(D[i], off[i])) for i, a in self.terms
-            )
             return most <= 0
-        return super().entailed(D, off)
+        least = self.k + sum(
+            a * (low(D[i], off[i]) if a > 0 else high(D[i], off[i])) for i, a in self.terms
+        )
+        return least > 0 or most < 0  # !=: the bounds leave out 0
 
     def _not_equal(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         total, open_term = self.k, None
