@@ -323,7 +323,11 @@ class Lin(Arith):
         return self
 
     def __sub__(self, other: object) -> Lin:
-        return self + -lin(other)
+        o = lin(other)
+        terms = dict(self.terms)
+        for v, c in o.terms.items():
+            terms[v] = terms.get(v, 0) - c
+        return Lin(terms, self.const - o.const)
 
     def __rsub__(self, other: object) -> Lin:
         return lin(other) - self
