@@ -498,9 +498,11 @@ class Posting:
         return True
 
     def pigeonhole(self, members: list[tuple[int, int]], c: Postable) -> bool:
-        """Add :class:`Pigeonhole` to a ``distinct`` group whose members share just as many values.
+        """Add :class:`Pigeonhole` to a ``distinct`` group whose members share about as many values.
 
         Where it crosses another such group, both look for naked sets too.
+        The domains are read before propagation, so a group counts as close
+        to a permutation with up to :attr:`Pigeonhole.SLACK` values to spare.
         """
         D, off = self.store.D, self.store.model.off
         base = min(off[j] + cj for j, cj in members)
@@ -508,8 +510,9 @@ class Posting:
         union = 0
         for j, s in shifts:
             union |= D[j] << s
-        if union.bit_count() != len(members):
-            return union.bit_count() > len(members)
+        spare = union.bit_count() - len(members)
+        if spare < 0 or spare > Pigeonhole.SLACK:
+            return spare > 0
         own = {j for j, _ in members}
         crossed = [
             p
@@ -518,7 +521,7 @@ class Posting:
         ]
         for p in crossed:  # naked sets pay where groups cross: a sound strengthening only
             p.hall = True
-        return self.attach(Pigeonhole(shifts, union, source=c, hall=bool(crossed)))
+        return self.attach(Pigeonhole(shifts, source=c, hall=bool(crossed)))
 
     def post_linear(self, expr: Lin, op: str, source: Postable) -> bool:
         """Post ``expr op 0``; non-linear atoms get hidden variables and their propagators."""

@@ -1111,12 +1111,14 @@ def _suffix_greater(
 
 
 class Pigeonhole(Propagator):
-    """A ``distinct`` group with as many values as members: each value must be taken.
+    """A ``distinct`` group with about as many values as members: fewer values fail it, and as many
+    mean each value must be taken.
 
     Value elimination (the group's own rows) removes taken values; this adds
-    what a permutation implies: a value no member can take any longer fails
-    the group, and a value only one open member can take is that member's
-    (Sudoku's hidden single). With ``hall`` (the group crosses another such
+    what a permutation implies once the members' values are just as many
+    (at posting, or later, as domains shrink): a value no member can take
+    any longer fails the group, and a value only one open member can take
+    is that member's (Sudoku's hidden single). With ``hall`` (the group crosses another such
     group, as a Sudoku's or a Latin square's lines do), when no value is, it
     looks for naked pairs and triples: a domain of two or three values that
     several members share exactly is a Hall set once as many members lie
@@ -1126,17 +1128,15 @@ class Pigeonhole(Propagator):
     align the members' bitsets on one base.
     """
 
-    __slots__ = ("full", "get", "hall", "offsets", "shifts")
+    __slots__ = ("get", "hall", "offsets", "shifts")
     slow = implied = True
+    SLACK = 2
+    """Groups with up to this many values more than members get one (they may come down to a permutation)."""
 
     def __init__(
-        self,
-        shifts: tuple[tuple[int, int], ...],
-        full: int,
-        source: object = None,
-        hall: bool = False,
+        self, shifts: tuple[tuple[int, int], ...], source: object = None, hall: bool = False
     ) -> None:
-        self.shifts, self.full, self.source, self.hall = shifts, full, source, hall
+        self.shifts, self.source, self.hall = shifts, source, hall
         self.vars = tuple(i for i, _ in shifts)
         self.get = itemgetter(*self.vars)
         self.offsets = tuple(s for _, s in shifts) if any(s for _, s in shifts) else None
@@ -1151,8 +1151,9 @@ class Pigeonhole(Propagator):
             once |= d
             if not d & (d - 1):
                 taken |= d
-        if once != self.full:
-            return False
+        spare = once.bit_count() - len(ds)
+        if spare:
+            return spare > 0  # fewer values than members fail; more leave every value optional
         single = once & ~twice & ~taken
         if not single:
             return (
