@@ -1,4 +1,4 @@
-"""Non-linear arithmetic and reification: the propagators behind ``abs``, ``%``, ``//``, ``**``, min, max and 0/1 relations.
+"""Non-linear arithmetic and reification: the propagators behind ``abs``, ``%``, ``//``, ``rem``, ``trunc_div``, ``**``, min, max and 0/1 relations.
 
 ``z == f(x)`` and ``z == f(x, y)`` are domain consistent while the argument
 domains are small (every pair of values is tried: at most
@@ -161,7 +161,8 @@ def _remainder_end(
 
 
 class Function(Propagator):
-    """``z == f(args)`` for ``f`` in abs, min, max, mod (``%``), div (``//``) and pow (``** exponent``)."""
+    """``z == f(args)`` for ``f`` in abs, min, max, mod (``%``), div (``//``), rem, tdiv (``trunc_div``)
+    and pow (``** exponent``)."""
 
     __slots__ = ("args", "exponent", "fn", "kind", "z")
     LIMIT = 1024

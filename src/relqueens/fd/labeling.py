@@ -686,9 +686,8 @@ class Label(Goal):
             guide=guide if bounds and self.branching == "enum" else None,
         )
         try:
-            for (
-                _
-            ) in bound:  # every solution is recorded and rejected: the search goes on for better
+            # every solution is recorded and rejected: the search goes on for a better one
+            for _ in bound:
                 pass
         except Exhausted as e:  # a limit: the best so far goes on, to be the SearchLimit's best
             budget = current_budget()

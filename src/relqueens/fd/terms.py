@@ -205,8 +205,7 @@ class Aux:
     def __repr__(self) -> str:
         a = self.args
         if self.kind in ("abs", "min", "max", "rem", "tdiv"):
-            name = "trunc_div" if self.kind == "tdiv" else self.kind
-            return f"{name}({', '.join(map(repr, a))})"
+            return f"{_NAMES.get(self.kind, self.kind)}({', '.join(map(repr, a))})"
         if self.kind == "reif":
             return f"({a[0]!r})"
         if self.kind == "count":
