@@ -76,3 +76,14 @@ def test_a_power_too_large_to_compute_is_a_clear_error():
         fd.lin(3) ** (2**70)
     with pytest.raises(fd.DomainError, match="infinite"):
         run(1, (x, z), fd.in_(x, interval(2, 5)), x ** (2**70) == z)
+
+
+@pytest.mark.parametrize("branching", ["enum", "step", "bisect"])
+def test_a_quotient_or_remainder_by_a_constant_narrows_a_wide_variable(branching):
+    lab = fd.label([x], branching=branching)
+    assert run(3, x, fd.in_(x, W), fd.trunc_div(x, 7) == 1, lab, timeout=20) == (7, 8, 9)
+    assert run(3, x, fd.in_(x, W), fd.trunc_div(x, -3) == 5, lab, timeout=20) == (-17, -16, -15)
+    # rem takes the sign of x: the negative half is passed at once, even value by value
+    assert run(3, x, fd.in_(x, W), fd.rem(x, 7) == 1, lab, timeout=20) == (1, 8, 15)
+    (r,) = run(0, x, fd.in_(x, W), fd.trunc_div(x, 3) == 5, residual=True)
+    assert r.domains[x] == interval(15, 17)

@@ -160,6 +160,15 @@ def _remainder_end(
     return start
 
 
+def _quotient_run(m: int, q: int) -> tuple[int, int]:
+    """The first and last x whose quotient by ``m > 0``, rounded toward zero, is ``q``."""
+    if q > 0:
+        return q * m, q * m + m - 1
+    if q < 0:
+        return q * m - m + 1, q * m
+    return 1 - m, m - 1
+
+
 class Function(Propagator):
     """``z == f(args)`` for ``f`` in abs, min, max, mod (``%``), div (``//``), rem, tdiv (``trunc_div``)
     and pow (``** exponent``)."""
@@ -256,6 +265,8 @@ class Function(Propagator):
         if kind in ("mod", "rem") and bounds[1][0] == bounds[1][1] and INF not in (-xl, xh):
             # the ends of x move to the nearest values whose remainder zl..zh allows (as SWI)
             d, a, b = int(bounds[1][0]), int(xl), int(xh)
+            if kind == "rem":  # the sign of x, and no larger in size
+                a, b = (max(a, int(zl)) if zl > 0 else a), (min(b, int(zh)) if zh < 0 else b)
             least, most = (
                 _remainder_end(kind, d, a, b, zl, zh, 1),
                 _remainder_end(kind, d, b, a, zl, zh, -1),
@@ -266,6 +277,13 @@ class Function(Propagator):
             c = int(bounds[1][0])
             ends = [mul(c, zl), mul(c, zh + 1) - (1 if c > 0 else -1)]
             return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], max(ends)), off[x], min(ends)))
+        if kind == "tdiv" and bounds[1][0] == bounds[1][1]:
+            # x / c toward zero within zl..zh: from the first x of one quotient to the last of the other
+            c = int(bounds[1][0])
+            m, lo_q, hi_q = abs(c), (zl if c > 0 else -zh), (zh if c > 0 else -zl)
+            least = -INF if lo_q == -INF else _quotient_run(m, int(lo_q))[0]
+            most = INF if hi_q == INF else _quotient_run(m, int(hi_q))[1]
+            return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], most), off[x], least))
         if kind == "abs" or (kind == "pow" and self.exponent and self.exponent % 2 == 0):
             e = self.exponent or 1  # |x| ** e within zl..zh: |x| within least..top
             top, least = _root(zh, e), _signed_root(zl, e, floor=False) if zl > 0 else 0
