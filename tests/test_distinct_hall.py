@@ -36,7 +36,6 @@ def tight_groups(draw):
 @given(tight_groups())
 def test_pigeonhole_to_its_fixpoint_keeps_every_permutation(case):
     D, shifts, full = case
-    n = len(D)
     solutions = [
         p
         for p in itertools.product(*(sorted(values(d)) for d in D))
