@@ -6,11 +6,14 @@ later, instead of an import traceback. A signal the command was started to
 ignore (a background job's Ctrl-C) stays ignored.
 """
 
+import os
 import signal
 
 
 def _stop(signum: int, frame: object) -> None:
-    raise SystemExit(130)
+    # nothing to clean up while importing; an exception raised here could land in one of the
+    # import system's callbacks, which would print it as ignored and go on
+    os._exit(130)
 
 
 def main() -> None:
