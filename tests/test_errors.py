@@ -116,6 +116,11 @@ def test_huge_constants_do_not_blow_up():
         (lambda: fd.global_cardinality([x], {x: 1}), TypeError, "values are integers"),
         (lambda: fd.global_cardinality([x], []), TypeError, "dict"),
         (lambda: fd.implies(3, y > 0), TypeError, "relations"),
+        (lambda: fd.rem(x, 0), ZeroDivisionError, "constant 0: ~.* rem 0"),
+        (lambda: fd.trunc_div(x, y - y), ZeroDivisionError, "trunc_div 0"),
+        (lambda: fd.rem(x, 2.5), TypeError, "integers and their sums"),
+        (lambda: fd.trunc_div("7", x), TypeError, "integers and their sums"),
+        (lambda: fd.lin(3) ** (2**70), OverflowError, "more than .* bits"),
         (lambda: fd.implies(x == 1, y > 0), TypeError, "write fd.eq"),  # a bare variable's ==
         (lambda: fd.min_(), TypeError, "at least one"),
         (lambda: run(0, x, eq(x, 1), timeout=-1), ValueError, "positive number of seconds"),
