@@ -373,6 +373,25 @@ def test_an_optimisation_stopped_by_a_limit_gives_its_best_solution_so_far():
     assert stopped.value.best is None
 
 
+def test_a_time_limit_stops_a_long_propagation_inside_one_node():
+    """``x < y, y < x`` over 0..10**6 creeps the bounds up by one a step: the clock is read there too."""
+    import time
+
+    from relqueens import SearchLimit
+
+    x, y = vars(2)
+    start = time.monotonic()
+    with pytest.raises(SearchLimit, match="time limit"):
+        run(1, x, fd.in_(x, y, interval(0, 10**6)), x < y, y < x, timeout=0.5)
+    assert time.monotonic() - start < 5
+
+
+def test_min_and_max_of_one_term_twice_are_that_term():
+    x = vars(1)[0]
+    assert run_all(x, fd.max_(x, x) == 4) == (4,)
+    assert run_all(x, fd.min_(x, x, x + 0) == -2) == (-2,)
+
+
 def test_constraints_grouped_by_fd_eq_join_their_neighbours_in_one_posting():
     from relqueens.fd.post import Post
     from relqueens.logic.goals import goals_of

@@ -1,9 +1,12 @@
 """Non-linear arithmetic over domains kept as bounds (more than 2**24 values): SWI clpfd's answers."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from relqueens import fd, run, vars
+from relqueens import fd, run, run_all, vars
 from relqueens.fd import interval
+from relqueens.fd.terms import BINARY
 
 x, y = vars(2)
 W = interval(-(10**12), 10**12)
@@ -87,3 +90,27 @@ def test_a_quotient_or_remainder_by_a_constant_narrows_a_wide_variable(branching
     assert run(3, x, fd.in_(x, W), fd.rem(x, 7) == 1, lab, timeout=20) == (1, 8, 15)
     (r,) = run(0, x, fd.in_(x, W), fd.trunc_div(x, 3) == 5, residual=True)
     assert r.domains[x] == interval(15, 17)
+
+
+@given(
+    st.sampled_from(["mod", "rem"]),
+    st.integers(-40, 40).filter(bool),
+    st.integers(-3000, 0),
+    st.integers(1100, 3000),
+    st.sets(st.integers(-40, 40), min_size=1, max_size=6),
+)
+@settings(max_examples=150, deadline=None)
+def test_a_remainder_by_a_constant_keeps_the_congruent_values_of_a_large_bitset(
+    kind, m, lo, hi, zs
+):
+    """Over more than Function.LIMIT values, ``x % m == z`` keeps only x congruent to a z (mod m)."""
+    z = vars(1)[0]
+    goals = [
+        fd.in_(x, interval(lo, hi)),
+        fd.in_(z, fd.domain(*zs)),
+        (x % m if kind == "mod" else fd.rem(x, m)) == z,
+    ]
+    expected = tuple(v for v in range(lo, hi + 1) if BINARY[kind](v, m) in zs)
+    assert run_all(x, *goals, fd.label([x], branching="enum")) == expected
+    for r in run(0, x, *goals, residual=True):
+        assert all(any((v - r0) % m == 0 for r0 in zs) for v in r.domains[x])

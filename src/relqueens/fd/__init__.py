@@ -369,8 +369,9 @@ def _fold(kind: str, terms: tuple[object, ...]) -> Lin:
     if not terms:
         raise TypeError(f"{kind}_ takes at least one term")
     result = lin(terms[0])
-    for t in terms[1:]:
-        result = aux(kind, result, t)
+    for t in map(lin, terms[1:]):
+        if t.terms != result.terms or t.const != result.const:  # min(x, x) is x
+            result = aux(kind, result, t)
     return result
 
 

@@ -160,6 +160,29 @@ def _remainder_end(
     return start
 
 
+def _congruent(m: int, o: int, dz: int, oz: int, width: int) -> int:
+    """The bitset at offset ``o`` (``width`` bits at least) of the x congruent modulo ``m`` to a
+    value of bitset ``dz`` (at ``oz``), all x if ``dz`` has too many values.
+
+    Whatever the signs, ``x % ±m`` and ``rem(x, ±m)`` are congruent to x modulo ``m``, so an x
+    outside the mask has no remainder in ``dz``.
+    """
+    if dz.bit_count() > _CONGRUENT_VALUES:
+        return (1 << width) - 1
+    period = 0
+    for r, _ in _values(dz, oz):
+        period |= 1 << (r - o) % m
+    mask, length = period, m
+    while length < width:
+        mask |= mask << length
+        length *= 2
+    return mask
+
+
+_CONGRUENT_VALUES = 4096
+"""Past this many remainders, ``x % m`` in a bitset narrows ``x``'s bounds only."""
+
+
 def _quotient_run(m: int, q: int) -> tuple[int, int]:
     """The first and last x whose quotient by ``m > 0``, rounded toward zero, is ``q``."""
     if q > 0:
@@ -271,7 +294,14 @@ class Function(Propagator):
                 _remainder_end(kind, d, a, b, zl, zh, 1),
                 _remainder_end(kind, d, b, a, zl, zh, -1),
             )
-            return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], most), off[x], least))
+            if not narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], most), off[x], least)):
+                return False
+            dx = D[x]
+            if type(dx) is int and type(dz) is int:  # x is congruent to its remainder
+                return narrow(
+                    D, queue, x, dx & _congruent(abs(d), off[x], D[z], oz, dx.bit_length())
+                )
+            return True
         if kind == "div" and bounds[1][0] == bounds[1][1]:
             # x // c within zl..zh: x between c * zl and c * (zh + 1), open at the latter
             c = int(bounds[1][0])

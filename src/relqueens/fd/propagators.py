@@ -27,6 +27,7 @@ from math import ceil, floor
 from operator import itemgetter, lshift
 from typing import TYPE_CHECKING
 
+from ..logic.limits import current_budget
 from .domain import Dom, Wide
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ def fixpoint(
     off, rows, masks, cuts, plain, eager, watch, fixwatch, boundwatch, slowwatch, supportwatch = (
         model.hot
     )
-    wide_steps = 0
+    wide_steps = steps = 0
     later: dict[Woken, int] = {}  # slow propagators woken, run once the cheap ones are done
     batch: dict[Woken, int] = {}  # batched propagators woken, run once the variable queue is empty
     while True:
@@ -271,6 +272,11 @@ def fixpoint(
             for b, j, pos, p in supportwatch[i]:  # i lost bit b, j still has bit pos
                 if not (d >> b) & 1 and (D[j] >> pos) & 1 and not p.propagate(D, off, queue, i):
                     return False
+        steps += 1
+        if not steps & 4095:  # a long fixpoint (bounds creeping over a wide bitset): mind the clock
+            budget = current_budget()
+            if budget is not None:
+                budget.check_clock()
         for p in watch[i]:
             if not p.propagate(D, off, queue, i):
                 return False

@@ -71,7 +71,12 @@ class Budget:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise Exhausted(self.spent or f"node limit ({self.max_nodes})")
-        if self.deadline is not None and not self.nodes & 63 and time.monotonic() > self.deadline:
+        if not self.nodes & 63:
+            self.check_clock()
+
+    def check_clock(self) -> None:
+        """Raise :class:`Exhausted` if the deadline has passed (also from long work inside one node)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
             raise Exhausted(self.spent or f"time limit ({self.timeout} s)")
 
     def grace(self, reason: str) -> None:
