@@ -112,5 +112,5 @@ def test_a_remainder_by_a_constant_keeps_the_congruent_values_of_a_large_bitset(
     ]
     expected = tuple(v for v in range(lo, hi + 1) if BINARY[kind](v, m) in zs)
     assert run_all(x, *goals, fd.label([x], branching="enum")) == expected
-    for r in run(0, x, *goals, residual=True):
-        assert all(any((v - r0) % m == 0 for r0 in zs) for v in r.domains[x])
+    for r in run(0, x, *goals, residual=True):  # x fixed by propagation has no domain left
+        assert all(any((v - r0) % m == 0 for r0 in zs) for v in r.domains.get(x, ()))
