@@ -162,13 +162,11 @@ def _remainder_end(
 
 def _congruent(m: int, o: int, dz: int, oz: int, width: int) -> int:
     """The bitset at offset ``o`` (``width`` bits at least) of the x congruent modulo ``m`` to a
-    value of bitset ``dz`` (at ``oz``), all x if ``dz`` has too many values.
+    value of bitset ``dz`` (at ``oz``).
 
     Whatever the signs, ``x % ±m`` and ``rem(x, ±m)`` are congruent to x modulo ``m``, so an x
     outside the mask has no remainder in ``dz``.
     """
-    if dz.bit_count() > _CONGRUENT_VALUES:
-        return (1 << width) - 1
     period = 0
     for r, _ in _values(dz, oz):
         period |= 1 << (r - o) % m
@@ -296,10 +294,10 @@ class Function(Propagator):
             )
             if not narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], most), off[x], least)):
                 return False
-            dx = D[x]
-            if type(dx) is int and type(dz) is int:  # x is congruent to its remainder
-                return narrow(
-                    D, queue, x, dx & _congruent(abs(d), off[x], D[z], oz, dx.bit_length())
+            dx, dz = D[x], D[z]
+            if type(dx) is int and type(dz) is int and dz.bit_count() <= _CONGRUENT_VALUES:
+                return narrow(  # x is congruent to its remainder
+                    D, queue, x, dx & _congruent(abs(d), off[x], dz, oz, dx.bit_length())
                 )
             return True
         if kind == "div" and bounds[1][0] == bounds[1][1]:
