@@ -72,23 +72,36 @@ def tabled_knapsacks(draw):
         (
             {i: draw(st.integers(-4, 6).filter(bool)) for i in range(n) if draw(st.integers(0, 3))},
             draw(st.integers(-4, 14)),
+            draw(st.integers(0, 2)) == 0,  # an equality
         )
         for _ in range(draw(st.integers(1, 3)))
     ]
     return off, root, node, cost, rows, draw(st.integers(-25, 15))
 
 
+def halves(cost, weight, b, equal):
+    """A constraint's knapsacks: itself, or an equality's ``<=`` half and its mirrored ``>=`` half."""
+    half = KnapsackBound(cost, weight, b, equal=equal)
+    if not equal:
+        return [half]
+    return [half, KnapsackBound(cost, {i: -a for i, a in weight.items()}, -b, mirror=half)]
+
+
 @EXAMPLES
 @given(tabled_knapsacks())
 def test_table_bound_is_below_every_solution_at_a_node_and_pruning_keeps_those_within_target(case):
     off, root, node, cost, rows, target = case
-    relaxed = [KnapsackBound(cost, weight, b) for weight, b in rows]
+    relaxed = [half for row in rows for half in halves(cost, *row)]
     points = [
         p
         for p in itertools.product(
             *([o + k for k in range(4) if d >> k & 1] for d, o in zip(node, off))
         )
-        if all(sum(a * p[i] for i, a in weight.items()) <= b for weight, b in rows)
+        if all(
+            (s == b if equal else s <= b)
+            for weight, b, equal in rows
+            for s in [sum(a * p[i] for i, a in weight.items())]
+        )
     ]
     values = [sum(c * p[i] for i, c in cost.items()) for p in points]
     for r in exact(relaxed, root, off, integral_lp=False):
@@ -277,7 +290,11 @@ def multiple_knapsacks(draw):
     n = draw(st.integers(2, 5))
     domains = [draw(st.sets(st.integers(-1, 3), min_size=1, max_size=4)) for _ in range(n)]
     rows = [
-        ([draw(st.integers(-2, 6)) for _ in range(n)], draw(st.integers(-2, 12)))
+        (
+            [draw(st.integers(-2, 6)) for _ in range(n)],
+            draw(st.sampled_from(["<=", "<=", "=="])),
+            draw(st.integers(-2, 12)),
+        )
         for _ in range(draw(st.integers(1, 3)))
     ]
     values = [draw(st.integers(-3, 9)) for _ in range(n)]
@@ -291,7 +308,7 @@ def test_several_knapsack_constraints_over_domains_with_holes_best_first_as_brut
     domains, rows, values, order, direction = case
     xs = vars(len(domains))
     goals = [fd.in_(x, fd.domain(*sorted(d))) for x, d in zip(xs, domains)]
-    goals += [fd.scalar_product(c, xs, "<=", k) for c, k in rows]
+    goals += [fd.scalar_product(c, xs, op, k) for c, op, k in rows]
     labelled = [xs[i] for i in order]
     got = run(
         0, tuple(xs), *goals, fd.label(labelled, order=direction, maximize=fd.dot(values, xs))
@@ -299,7 +316,11 @@ def test_several_knapsack_constraints_over_domains_with_holes_best_first_as_brut
     expected = [
         p
         for p in itertools.product(*(sorted(d) for d in domains))
-        if all(sum(a * x for a, x in zip(c, p)) <= k for c, k in rows)
+        if all(
+            (s == k if op == "==" else s <= k)
+            for c, op, k in rows
+            for s in [sum(a * x for a, x in zip(c, p))]
+        )
     ]
     assert sorted(got) == sorted(expected)
     worth = [sum(v * x for v, x in zip(values, p)) for p in got]
@@ -348,6 +369,25 @@ def test_element_sum_over_distinct_indices_best_first_as_brute_force(case):
         for p in got
     ]
     assert cost == sorted(cost)
+
+
+def test_the_fewest_coins_for_an_amount_are_proved_at_the_root_by_the_equality_table():
+    """Making an amount exactly: the equality's table is the coin-change dynamic program, so
+    its root bound is the optimum (bounds on each constraint alone say 4 coins for 689)."""
+    coins = [1, 2, 5, 10, 20, 50, 100, 200]
+    for amount in (389, 689, 999):
+        fewest = [0] + [amount] * amount  # the textbook dynamic program, to check against
+        for r in range(1, amount + 1):
+            fewest[r] = 1 + min(fewest[r - c] for c in coins if c <= r)
+        xs, count = vars(len(coins)), var()
+        goals = [
+            *(fd.in_(x, fd.interval(0, amount // c)) for x, c in zip(xs, coins)),
+            fd.scalar_product(coins, xs, "==", amount),
+            fd.sum(xs, "==", count),
+        ]
+        [(n, chosen)] = run(1, (count, xs), *goals, fd.label(xs, minimize=count), max_nodes=100)
+        assert n == fewest[amount] == sum(chosen)
+        assert sum(c * x for c, x in zip(coins, chosen)) == amount
 
 
 def test_a_strongly_correlated_knapsack_of_100_items_is_solved_by_its_table():

@@ -11,6 +11,12 @@ constraint. At a node the variables fixed so far set the room and the
 bound is one look-up; values of the first open variable that cannot reach
 the target are removed, and so on along the variables that fixes.
 
+An equality ``sum(a_i x_i) == b`` is tabulated as such: ``tables[k][r]``
+is then the best gain of the items from ``k`` on that use *exactly* room
+``r`` (``-inf`` where none does), a far tighter bound wherever the
+coefficients leave gaps (coin change: the fewest coins that make an amount
+exactly is the table's answer at the root).
+
 With several constraints, each table prices the others in (a Lagrangian
 relaxation): ``lam * (sum(a'_i x_i) - b')`` is added to the cost, which
 never raises it where ``sum(a'_i x_i) <= b'`` holds, so the bound stays
@@ -82,10 +88,11 @@ class TableBound:
         rest: dict[int, int],
         scale: int,
         width: int,
+        equal: bool = False,
     ) -> None:
         self.items, self.room, self.base, self.rest, self.scale = items, room, base, rest, scale
-        self.tables = _program(items, width)
-        self.top = width - 1  # every room from here on gains as much
+        self.tables = _program(items, width, equal)
+        self.top = width - 1  # every room from here on gains as much (an equality's: the room)
         self.position = {item[0]: k for k, item in enumerate(items)}
         # the last node's first open item, room left and (scaled) cost of its fixed items:
         self.last: tuple[int, int, int | float] | None = None
@@ -111,8 +118,12 @@ class TableBound:
         if room < 0:
             self.last = None
             return None
+        most = self.tables[k][min(room, self.top)]
+        if most == NONE:  # an equality no completion fills exactly
+            self.last = None
+            return None
         self.last = (k, room, cost)
-        least = cost - self.tables[k][min(room, self.top)]
+        least = cost - most
         return least if type(least) is float else -(-least // self.scale)
 
     def _completion(self) -> list[int]:
@@ -184,27 +195,74 @@ class TableBound:
         return True
 
 
-def _program(items: list[Item], width: int) -> list[list[int]]:
-    """``tables[k][r]``: the most the items from ``k`` on gain within room ``r < width``."""
-    tables = [[0] * width]
+NONE = float("-inf")
+"""An equality's table entry where no choice of the items uses exactly that room."""
+
+
+def _program(items: list[Item], width: int, equal: bool = False) -> list[list[int | float]]:
+    """``tables[k][r]``: the most the items from ``k`` on gain within room ``r < width`` (exactly
+    ``r`` if ``equal``)."""
+    tables: list[list[int | float]] = [[0] + [NONE if equal else 0] * (width - 1)]
     for _, _, _, w, gain, steps in reversed(items):
         after = tables[-1]
         best = after
-        if gain > 0:
+        if gain > 0 or equal:
             best = after[:]
-            for y in steps:
-                shift = w * y
-                if 0 < shift < width:
-                    best[shift:] = map(
-                        max, best[shift:], map(add, after[:-shift], repeat(gain * y))
+            if _uncapped(w, steps, width):  # as many steps as fit: each adds to the last
+                for at in range(w, width, w):
+                    end = min(at + w, width)
+                    best[at:end] = map(
+                        max, best[at:end], map(add, best[at - w : end - w], repeat(gain))
                     )
+            elif len(steps) == max(steps) + 1:  # steps 0..m: as parts 1, 2, 4, ... taken or not
+                for y in _parts(len(steps) - 1):
+                    _take(best, best, w * y, gain * y)
+            else:
+                for y in steps:
+                    _take(best, after, w * y, gain * y)
         tables.append(best)
     tables.reverse()
     return tables
 
 
-Layout = tuple[list[tuple[int, int, int, int, tuple[int, ...]]], int, int]
-"""A constraint's items without their gains, ``(i, start, sign, w, steps)``, its room and its table's width."""
+def _take(best: list[int | float], source: list[int | float], shift: int, gain: int) -> None:
+    """``best[r] = max(best[r], source[r - shift] + gain)`` for every room ``r``."""
+    if 0 < shift < len(best):
+        best[shift:] = map(max, best[shift:], map(add, source[:-shift], repeat(gain)))
+
+
+def _uncapped(w: int, steps: tuple[int, ...], width: int) -> bool:
+    """Whether an item may take every step ``0, 1, 2, ...`` that fits in a room below ``width``."""
+    most = max(steps)
+    return w > 0 and len(steps) == most + 1 and w * (most + 1) >= width
+
+
+def _parts(most: int) -> list[int]:
+    """Parts ``1, 2, 4, ...`` and a remainder whose subsets sum to each of ``0..most``."""
+    parts, part = [], 1
+    while most > 0:
+        parts.append(min(part, most))
+        most -= parts[-1]
+        part *= 2
+    return parts
+
+
+def _cells(layout: Layout) -> int:
+    """The cells :func:`_program` fills for ``layout``."""
+    items, _, width, _ = layout
+    return width * sum(
+        1
+        if _uncapped(w, steps, width)
+        else len(_parts(len(steps) - 1))
+        if len(steps) == max(steps) + 1
+        else len(steps)
+        for _, _, _, w, steps in items
+    )
+
+
+Layout = tuple[list[tuple[int, int, int, int, tuple[int, ...]]], int, int, bool]
+"""A constraint's items without their gains, ``(i, start, sign, w, steps)``, its room, its
+table's width and whether it is an equality."""
 
 
 def _layout(relaxed: KnapsackBound, D: list[Dom], off: list[int]) -> Layout | None:
@@ -221,8 +279,10 @@ def _layout(relaxed: KnapsackBound, D: list[Dom], off: list[int]) -> Layout | No
         room -= a * start
         most += abs(a) * max(steps)
         items.append((i, start, sign, abs(a), steps))
+    if relaxed.equal:
+        return (items, room, room + 1, True) if 0 <= room <= most else None
     width = min(room, most) + 1
-    return (items, room, width) if width > 0 else None
+    return (items, room, width, False) if width > 0 else None
 
 
 def _priced(
@@ -235,7 +295,7 @@ def _priced(
         base -= lam * other.b
         for i, a in other.weight.items():
             scaled[i] = scaled.get(i, 0) + lam * a
-    items, room, width = layout
+    items, room, width, equal = layout
     constraint = set()
     full: list[Item] = []
     for i, start, sign, w, steps in items:
@@ -244,7 +304,7 @@ def _priced(
         constraint.add(i)
         full.append((i, start, sign, w, -c * sign, steps))
     rest = {x: c for x, c in scaled.items() if c and x not in constraint}
-    return TableBound(full, room, base, rest, SCALE, width)
+    return TableBound(full, room, base, rest, SCALE, width, equal)
 
 
 def _steepest(cost: dict[int, int], weight: dict[int, int]) -> int:
@@ -274,19 +334,26 @@ def exact(
     constraints over the table's own variables are priced in, and not
     while the best point so far keeps them. A knapsack stays an LP when
     the LP's best point is integral at ``D`` (unless ``integral_lp`` is
-    false), a variable of its constraint
+    false or it is an equality's half), a variable of its constraint
     has no bitset domain, its table would have more than :data:`CELLS`
     cells or the cells filled would pass :data:`BUDGET`.
     """
     found: list[TableBound | KnapsackBound] = []
+    tabled = set()  # the equalities tabulated as such: their mirrored halves add nothing
     budget = BUDGET
     for kb in relaxed:
-        layout = _layout(kb, D, off) if not integral_lp or _fractional(kb, D, off) else None
-        cells = 0 if layout is None else layout[2] * sum(len(item[4]) for item in layout[0])
+        if kb.mirror is not None and id(kb.mirror) in tabled:
+            continue
+        layout = (
+            _layout(kb, D, off) if kb.equal or not integral_lp or _fractional(kb, D, off) else None
+        )
+        cells = 0 if layout is None else _cells(layout)
         if layout is None or cells > min(CELLS, budget):
             found.append(kb)
             continue
         budget -= cells
+        if kb.equal:
+            tabled.add(id(kb))
         priced: list[tuple[int, KnapsackBound]] = []
         best = _priced(layout, kb.cost, priced)
         least = best.bound(D, off)

@@ -63,10 +63,20 @@ class KnapsackBound:
     (True, [2, 3])
     """
 
-    __slots__ = ("b", "cost", "items", "lp", "order", "still", "weight")
+    __slots__ = ("b", "cost", "equal", "items", "lp", "mirror", "order", "still", "weight")
 
-    def __init__(self, cost: dict[int, int], weight: dict[int, int], b: int) -> None:
+    def __init__(
+        self,
+        cost: dict[int, int],
+        weight: dict[int, int],
+        b: int,
+        equal: bool = False,
+        mirror: KnapsackBound | None = None,
+    ) -> None:
         self.cost, self.weight, self.b = cost, weight, b
+        # an equality's ``<=`` half (``equal``; its table may fill the room exactly) and its
+        # ``>=`` half, which names the other as its ``mirror``:
+        self.equal, self.mirror = equal, mirror
         items: list[tuple[Fraction, int, int, int]]
         still: list[tuple[Fraction, int, int, int]]
         items, still = [], []
@@ -673,9 +683,11 @@ def relaxations(
     for p in _linear(model):
         if p is not defining and p.op in ("<=", "==") and sum(i in cost for i in p.vars) >= 2:
             weight = dict(p.terms)  # sum(a x) + k <= 0
-            knapsacks.append(KnapsackBound(cost, weight, -p.k))
+            half = KnapsackBound(cost, weight, -p.k, equal=p.op == "==")
+            knapsacks.append(half)
             if p.op == "==":
-                knapsacks.append(KnapsackBound(cost, {i: -a for i, a in weight.items()}, p.k))
+                flipped = {i: -a for i, a in weight.items()}
+                knapsacks.append(KnapsackBound(cost, flipped, p.k, mirror=half))
     found: list[Relaxation] = [*exact(knapsacks, D, off)]
     tour = _one_tree(model, cost)
     if tour is not None:
