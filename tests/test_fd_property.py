@@ -1070,6 +1070,47 @@ def test_sum_and_scalar_product_equal_brute_force(model):
 
 
 @st.composite
+def bool_count_models(draw):
+    """A count of 0/1 variables into a variable (``sum(bs) == t + c``, or its negation), some of
+    the 0/1 variables reified value tests ``b == (x == v)`` posted with no domain of their own."""
+    k, m = draw(st.integers(1, 2)), draw(st.integers(2, 4))
+    xs, bs, t = list(range(k)), list(range(k, k + m)), k + m
+    domains = [draw(st.sets(st.integers(-2, 3), min_size=1, max_size=4)) for _ in xs]
+    domains += [draw(st.sets(st.integers(0, 1), min_size=1)) for _ in bs]
+    domains.append(draw(st.sets(st.integers(-2, 5), min_size=1, max_size=5)))
+    reified = [b for b in bs if draw(st.booleans())]
+    items = [
+        ("rv", draw(st.sampled_from(["b==", "fd.reify"])), b, draw(st.sampled_from(xs)), 1)
+        + (draw(st.sampled_from(["==", "!="])), draw(st.integers(-2, 3)))
+        for b in reified
+    ]
+    form = draw(st.sampled_from(["sum", "negated"]))
+    items.append(("count", form, tuple(bs), t, draw(st.integers(-2, 2))))
+    items += common_items(domains, [], omit=reified)
+    return t + 1, reified, domains, shuffled(draw, items)
+
+
+def build_bool_count(item, vs):
+    if item[0] != "count":
+        return build_value_reif(item, vs)
+    _, form, bs, t, c = item
+    terms = [vs[b] for b in bs]
+    if form == "sum":
+        goal = fd.sum(terms, "==", vs[t] + c)
+    else:  # t - sum(bs) == c
+        goal = fd.scalar_product([-1] * len(bs) + [1], [*terms, vs[t]], "==", c)
+    return goal, lambda a: sum(a[b] for b in bs) == (a[t] + c if form == "sum" else a[t] - c)
+
+
+@SETTINGS
+@given(bool_count_models())
+def test_counting_zero_one_variables_into_a_variable_equals_brute_force(model):
+    n, reified, domains, items = model
+    got, expected = solve(items, build_bool_count, n, candidates_of(domains, reified, (0, 1)))
+    assert_same_answers(got, expected)
+
+
+@st.composite
 def distinct_sum_models(draw):
     """Sums over the members of a ``distinct`` or ``all_distinct`` group (:class:`DistinctSum`)."""
     n, domains, pins = draw(base_model(n_min=2, n_max=5, lo=-2, hi=4, max_size=5))

@@ -425,6 +425,33 @@ class ReifiedValue(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, b, c = self.x, self.b, self.c
         db, ob = D[b], off[b]
+        if type(db) is int:  # the common case inline: b a bitset (x is one)
+            dx = D[x]
+            pos = c - off[x]
+            has = pos >= 0 and (dx >> pos) & 1
+            if not db & (db - 1):  # b fixed: x is c, or is not
+                if ob + db.bit_length() - 1 == self.same:
+                    nd = 1 << pos if has else 0
+                else:
+                    nd = dx ^ (1 << pos) if has else dx
+                if nd != dx:
+                    if not nd:
+                        return False
+                    D[x] = nd
+                    queue.add(x)
+                return True
+            if not has:
+                value = 1 - self.same
+            elif not dx & (dx - 1):
+                value = self.same
+            else:
+                return True
+            bit = value - ob
+            if bit < 0 or not (db >> bit) & 1:
+                return False
+            D[b] = 1 << bit
+            queue.add(b)
+            return True
         if fixed(db):
             if low(db, ob) == self.same:
                 return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], c), off[x], c))

@@ -22,8 +22,9 @@ from ..logic.search import STEP, Goal
 from ..logic.state import State, Subst, isvar, unify_state, walk
 from .arith import Function, Reified, ReifiedValue, function_range
 from .differences import difference_sums
-from .domain import Domain, Wide, bounded, interval
+from .domain import Dom, Domain, Wide, bounded, interval
 from .propagators import (
+    BoolCount,
     BoolSum,
     DistinctSum,
     EqOffset,
@@ -538,11 +539,12 @@ class Posting:
                     if self.store.index_of(w) is None:
                         self.restrict(w, Wide(-INF, INF))
                 defined = coef = None
-        if defined is None and op == "==":
-            target = self.target_of(expr)
-            if target is not None:
-                atom, t = target
-                return self.atom(atom, t) is not False
+        if op == "==" and (target := self.target_of(expr)) is not None:
+            atom, t = target
+            if t is None:  # the variable the atom equals has no domain yet: the atom narrows it
+                self.restrict(defined, Wide(-INF, INF))
+                t = self.store.index_of(defined)
+            return self.atom(atom, t) is not False
         flat = self.flatten(expr, defined)
         if flat is False:
             return False
@@ -800,9 +802,11 @@ class Posting:
         """A :class:`DistinctSum` if ``terms`` share a coefficient and lie in one ``distinct`` group, else a :class:`Linear`."""
         if op == "==" and len(terms) == 3 and {a for _, a in terms} == {1, -1}:
             return UnitDifference(terms, k, op, source)
+        D, off = self.store.D, self.store.model.off
+        if op == "==" and len(terms) > 2 and _counts(terms, D, off):
+            return BoolCount(terms, k, op, source)
         if op == "!=" or len({a for _, a in terms}) > 1:
             return Linear(terms, k, op, source)
-        D, off = self.store.D, self.store.model.off
         if all(off[i] == 0 and type(D[i]) is int and D[i] <= 3 for i, _ in terms):
             return BoolSum(terms, k, op, source)
         if any(_within(terms, dict(g)) for g in self.store.current().groups):
@@ -1022,3 +1026,13 @@ def _within(terms: tuple[tuple[int, int], ...], shift: dict[int, int]) -> bool:
         and all(i in shift for i, _ in terms)
         and len({shift[i] for i, _ in terms}) == 1
     )
+
+
+def _counts(terms: tuple[tuple[int, int], ...], D: list[Dom], off: list[int]) -> bool:
+    """True when ``terms`` are ``a * b`` over 0/1 variables and one ``-a * S``, ``a`` = +-1."""
+    up = [i for i, a in terms if a == 1]
+    down = [i for i, a in terms if a == -1]
+    if len(up) + len(down) != len(terms) or 1 not in (len(up), len(down)):
+        return False
+    counted = up if len(down) == 1 else down
+    return all(off[i] == 0 and type(D[i]) is int and D[i] <= 3 for i in counted)

@@ -651,6 +651,60 @@ class BoolSum(Linear):
         return True
 
 
+class BoolCount(Linear):
+    """A :class:`Linear` ``==`` that counts 0/1 variables into a variable: ``S == count + s``.
+
+    The terms are ``a * b_t`` over 0/1 variables (offset 0, as for
+    :class:`BoolSum`) and one ``-a * S``, with ``a`` = +-1 and the constant
+    ``k``, so ``S == count + a * k``. ``S`` lies between the ones and the ones
+    plus the open terms; at ``S``'s high end the open terms are 0, at its
+    low end they are 1: bounds consistency, counted with ``tuple.count``.
+
+    >>> D = [3, 3, 2, 0b111]                    # b0, b1 open, b2 = 1, S in 0..2
+    >>> BoolCount(((0, 1), (1, 1), (2, 1), (3, -1)), 0, "==").propagate(D, [0] * 4, set(), 2)
+    True
+    >>> D                                       # S in 1..2: nothing forced yet
+    [3, 3, 2, 6]
+    """
+
+    __slots__ = ("counted", "domains", "shift", "total")
+
+    def __init__(
+        self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
+    ) -> None:
+        super().__init__(terms, k, op, source)
+        sign = sum(a for _, a in terms)  # the counted terms' coefficient, times their number - 1
+        a = 1 if sign > 0 else -1
+        self.total = next(i for i, c in terms if c == -a)
+        self.shift = a * k
+        self.counted = tuple(i for i, c in terms if c == a)
+        self.domains = itemgetter(*self.counted)
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        domains = self.domains(D)
+        count, opens = domains.count(2), domains.count(3)
+        t, least = self.total, count + self.shift
+        d, o = D[t], off[t]
+        nd = keep_le(keep_ge(d, o, least), o, least + opens)
+        if nd != d:
+            if not nd:
+                return False
+            D[t] = nd
+            queue.add(t)
+        if opens:
+            if high(nd, o) == least:
+                value = 1  # no more ones: the open terms are 0
+            elif low(nd, o) == least + opens:
+                value = 2  # every open term is 1
+            else:
+                return True
+            for j, dj in zip(self.counted, domains):
+                if dj == 3:
+                    D[j] = value
+                    queue.add(j)
+        return True
+
+
 class UnitDifference(Linear):
     """A Linear ``==`` over three terms with coefficients +-1 of both signs (``d == x - y``).
 
