@@ -5,7 +5,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 
 import pytest
 
@@ -100,6 +100,35 @@ def test_a_failed_subproblem_is_retried():
     result = count(8, split_rows=2, executor=flaky)
     assert result.total == 92 and result.computed == result.subproblems
     assert flaky.attempts[(0, 2)] == 3
+
+
+class Batches(Executor):
+    """Runs tasks at once and keeps them; the first task holding prefix ``bad`` fails."""
+
+    def __init__(self, bad):
+        self.bad, self.tasks, self.failed = bad, [], False
+
+    def submit(self, fn, /, n, work):
+        batch = work if isinstance(work, list) else [work]
+        self.tasks.append(batch)
+        f = Future()
+        if self.bad in batch and not self.failed:
+            self.failed = True
+            f.set_exception(RuntimeError(f"crashed in a batch of {len(batch)}"))
+        else:
+            f.set_result(fn(n, work))
+        return f
+
+
+def test_a_pool_gets_batches_and_a_failed_batch_is_retried_one_by_one():
+    todo = prefixes(12, 3)
+    batches = Batches(bad=todo[7])
+    result = count(12, split_rows=3, executor=batches, retries=0)
+    assert result.total == 14200 and result.computed == len(todo)
+    first = batches.tasks[0]
+    assert len(first) > 1 and len(batches.tasks) < len(todo)  # fewer tasks than sub-problems
+    assert [todo[7]] in batches.tasks  # the failed batch's members went one by one
+    assert sum(len(b) for b in batches.tasks) == len(todo) + len(first)
 
 
 def test_a_subproblem_that_keeps_failing_is_reported_and_resuming_finishes_it(tmp_path):

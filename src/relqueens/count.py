@@ -52,6 +52,9 @@ _T = TypeVar("_T")
 
 MAX_SUBPROBLEMS = 100_000
 """A count splits into at most this many placements of its first rows (pin fewer rows for more)."""
+TASKS = 128
+"""Sub-problems go to an executor in about this many tasks (a batch each): a task's cost is then
+its search, not the round trip to a worker, while batches stay many enough to balance."""
 
 
 class CountError(RuntimeError):
@@ -143,6 +146,15 @@ def count_subproblem(n: int, prefix: Prefix) -> int:
     cols, state = _posted(n)
     goal = lall(*(eq(cols[r], c) for r, c in enumerate(prefix)), fd.label(cols))
     return sum(1 for _ in goal(state))
+
+
+def count_subproblems(n: int, batch: list[Prefix]) -> list[int]:
+    """:func:`count_subproblem` of each prefix of ``batch``: one task for several small ones.
+
+    >>> count_subproblems(8, [(0, 2), (0, 4)])
+    [0, 1]
+    """
+    return [count_subproblem(n, p) for p in batch]
 
 
 @lru_cache(maxsize=8)
@@ -506,47 +518,60 @@ def _run(
     already: int,
     start: float,
 ) -> tuple[dict[Prefix, int], dict[Prefix, BaseException]]:
-    """Submit the pending sub-problems (a bounded number in flight), retry failures, record each count.
+    """Submit the pending sub-problems in batches (a bounded number in flight), retry failures,
+    record each count.
 
-    A sub-problem lost with a broken pool is requeued without using a retry:
-    the pool (a :class:`WorkerPool`) bounds how often it is replaced.
-    Returns the counts, and the last error of each sub-problem that failed.
+    A batch lost with a broken pool is requeued without using a retry: the
+    pool (a :class:`WorkerPool`) bounds how often it is replaced. A batch
+    that raises is split into single sub-problems, each then retried on its
+    own. Returns the counts, and the last error of each sub-problem that failed.
     """
     counts: dict[Prefix, int] = {}
     attempts: dict[Prefix, int] = {}
     errors: dict[Prefix, BaseException] = {}
-    inflight = 1 if isinstance(executor, InlineExecutor) else 64
-    queue = [p for p, _ in reversed(pending)]
-    futures: dict[Future[int], Prefix] = {}
+    inline = isinstance(executor, InlineExecutor)
+    inflight, size = (1, 1) if inline else (64, max(1, -(-len(pending) // TASKS)))
+    prefixes = [p for p, _ in pending]
+    queue = [prefixes[k : k + size] for k in range(0, len(prefixes), size)][::-1]
+    futures: dict[Future[Any], list[Prefix]] = {}  # a count, or a batch's counts
     while queue or futures:
         while queue and len(futures) < inflight:
-            p = queue.pop()
+            batch = queue.pop()
             try:
-                futures[executor.submit(count_subproblem, n, p)] = p
+                futures[
+                    executor.submit(count_subproblem, n, batch[0])
+                    if len(batch) == 1
+                    else executor.submit(count_subproblems, n, batch)
+                ] = batch
             except (
                 RuntimeError
             ) as e:  # the executor is broken for good (a dead pool, a closed client)
-                errors.update(dict.fromkeys([p, *queue], e))
+                errors.update(dict.fromkeys([p for b in [batch, *queue] for p in b], e))
                 queue.clear()
         if not futures:
             break
         done, _ = wait(futures, return_when=FIRST_COMPLETED)
         for f in done:
-            p = futures.pop(f)
+            batch = futures.pop(f)
             try:
-                value = f.result()
+                result = f.result()
             except BrokenExecutor:
-                queue.append(p)
+                queue.append(batch)
                 continue
             except Exception as e:
+                if len(batch) > 1:  # find the one that fails: each on its own
+                    queue += [[p] for p in reversed(batch)]
+                    continue
+                (p,) = batch
                 errors[p] = e
                 attempts[p] = attempts.get(p, 0) + 1
                 if attempts[p] <= retries:
-                    queue.append(p)
+                    queue.append(batch)
                 continue
-            counts[p] = value
-            if store:
-                store.record(p, value)
+            for p, value in zip(batch, result if isinstance(result, list) else [result]):
+                counts[p] = value
+                if store:
+                    store.record(p, value)
             if progress:
                 progress(already + len(counts), total, time.monotonic() - start)
     return counts, errors
