@@ -47,6 +47,10 @@ def _union(D: list[Dom], off: list[int], xs: list[int]) -> Domain:
     return Domain(bits, lo)  # type: ignore[arg-type]  # as above
 
 
+MEMO = 1024
+"""How many results one :class:`AllDistinctProp` remembers (then it starts afresh)."""
+
+
 class AllDistinctProp(Propagator):
     """All different, domain consistent (Régin): a value no maximum matching gives a variable is removed.
 
@@ -59,10 +63,13 @@ class AllDistinctProp(Propagator):
     an alternating cycle (one strongly connected component). Values far
     apart for their number are numbered instead of shifted onto one bitset.
     A variable in two terms (``x`` and ``x + 1``) counts as two, so domain
-    consistency holds for terms over different variables.
+    consistency holds for terms over different variables. The values kept
+    depend on the open domains alone, and a search meets the same ones
+    again in other branches (two calls in three, counting a killer Sudoku's
+    solutions): the last :data:`MEMO` are remembered.
     """
 
-    __slots__ = ("hint", "members", "shifts", "sparse")
+    __slots__ = ("hint", "members", "memo", "shifts", "sparse")
     slow = True
 
     def __init__(self, members: tuple[tuple[int, int], ...], source: object = None) -> None:
@@ -76,6 +83,8 @@ class AllDistinctProp(Propagator):
         """Values far apart for their number (set with ``shifts``): they are numbered on each call."""
         self.hint = [0] * len(members)
         """The value (a bit over the base) of each term in the last matching found (any branch)."""
+        self.memo: dict[tuple[int, ...], list[int]] = {}
+        """The values kept, by the open terms' domains (over the base, less the fixed terms' values)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         shifts = self.shifts or self._layout(D, off)
@@ -94,12 +103,20 @@ class AllDistinctProp(Propagator):
             else:
                 taken |= d
         doms = [d & ~taken for d in full] if taken else full
-        hint = self.hint
-        match = _matching(doms, [hint[k] for k in opens])
-        if match is None:
-            return False
-        for k, m, kept, d in zip(opens, match, _vital(doms, match), full):
-            hint[k] = m
+        key = tuple(doms)
+        keep = self.memo.get(key)
+        if keep is None:
+            hint = self.hint
+            match = _matching(doms, [hint[k] for k in opens])
+            if match is None:
+                return False
+            for k, m in zip(opens, match):
+                hint[k] = m
+            keep = _vital(doms, match)
+            if len(self.memo) >= MEMO:
+                self.memo.clear()
+            self.memo[key] = keep
+        for k, kept, d in zip(opens, keep, full):
             if kept != d:
                 x, s = shifts[k]
                 if not narrow(D, queue, x, kept >> s):

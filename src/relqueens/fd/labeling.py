@@ -191,6 +191,13 @@ def size(d: Dom) -> int:
 
 def degree(model: Model, i: int) -> int:
     """How many constraints mention FD variable ``i`` (each other member of its ``distinct`` groups counts)."""
+    degrees = model.degrees
+    if degrees is None:
+        degrees = model.degrees = [_degree(model, j) for j in range(len(model.vars))]
+    return degrees[i]
+
+
+def _degree(model: Model, i: int) -> int:
     return (
         model.links[i]
         + sum(len(members) - 1 for members, _ in model.rows[i] if type(members) is not list)

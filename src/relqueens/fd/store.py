@@ -87,6 +87,7 @@ class Model:
         "cached",
         "cuts",
         "defined",
+        "degrees",
         "eager",
         "far",
         "fixwatch",
@@ -138,6 +139,8 @@ class Model:
         self.defined: dict[int, tuple[int, int]] = {}
         self.private: set[int] = set()
         self.groups: set[frozenset[tuple[int, int]]] = set()
+        self.degrees: list[int] | None = None
+        """Each variable's degree, for ``ffc`` (worked out when first asked, forgotten by any entry)."""
         self.hot = self.lists(
             self.watch, self.fixwatch, self.boundwatch, self.slowwatch, self.supportwatch
         )
@@ -157,6 +160,7 @@ class Model:
     def apply(self, entry: Entry) -> None:
         """Record ``entry`` in the log and index it."""
         self.log.append(entry)
+        self.degrees = None
         kind = entry[0]
         off = self.off
         if kind == "var":
