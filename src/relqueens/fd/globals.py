@@ -6,9 +6,10 @@ each one reaches is in its docstring.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from operator import itemgetter
+from typing import Any, Literal
 
 from .domain import MAX_WIDTH, Dom, Domain, domain_of, interval
 from .post import Constraint, Posting
@@ -63,13 +64,13 @@ class AllDistinctProp(Propagator):
     an alternating cycle (one strongly connected component). Values far
     apart for their number are numbered instead of shifted onto one bitset.
     A variable in two terms (``x`` and ``x + 1``) counts as two, so domain
-    consistency holds for terms over different variables. The values kept
-    depend on the open domains alone, and a search meets the same ones
+    consistency holds for terms over different variables. What is kept
+    depends on the terms' domains alone, and a search meets the same ones
     again in other branches (two calls in three, counting a killer Sudoku's
-    solutions): the last :data:`MEMO` are remembered.
+    solutions): the last :data:`MEMO` outcomes are remembered.
     """
 
-    __slots__ = ("hint", "members", "memo", "shifts", "sparse")
+    __slots__ = ("domains", "hint", "members", "memo", "shifts", "sparse")
     slow = True
 
     def __init__(self, members: tuple[tuple[int, int], ...], source: object = None) -> None:
@@ -83,18 +84,37 @@ class AllDistinctProp(Propagator):
         """Values far apart for their number (set with ``shifts``): they are numbered on each call."""
         self.hint = [0] * len(members)
         """The value (a bit over the base) of each term in the last matching found (any branch)."""
-        self.memo: dict[tuple[int, ...], list[int]] = {}
-        """The values kept, by the open terms' domains (over the base, less the fixed terms' values)."""
+        self.memo: dict[tuple[int, ...], list[tuple[int, int]] | Literal[False]] = {}
+        """What :meth:`_changes` found, by the terms' domains (over the base)."""
+        self.domains: Callable[[list[Dom]], tuple[int, ...]] | None = None
+        """The terms' domains at once, when they need no shifts (set with ``shifts``)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         shifts = self.shifts or self._layout(D, off)
         if self.sparse:
             return self._numbered(D, off, queue)
+        ds = self.domains(D) if self.domains else tuple(D[x] << s for x, s in shifts)
+        changes = self.memo.get(ds)
+        if changes is None:
+            changes = self._changes(ds)
+            if len(self.memo) >= MEMO:
+                self.memo.clear()
+            self.memo[ds] = changes
+        if changes is False:
+            return False
+        for k, kept in changes:
+            x, s = shifts[k]
+            if not narrow(D, queue, x, kept >> s):
+                return False
+        return True
+
+    def _changes(self, ds: tuple[int, ...]) -> list[tuple[int, int]] | Literal[False]:
+        """``(k, values kept)`` for each term whose values (over the base) shrink, ``False`` if
+        the terms cannot all differ."""
         taken = 0  # the values of the fixed terms: no one else's
         opens: list[int] = []  # the open terms' positions in members
         full: list[int] = []
-        for k, (x, s) in enumerate(shifts):
-            d: int = D[x] << s
+        for k, d in enumerate(ds):
             if d & (d - 1):
                 opens.append(k)
                 full.append(d)
@@ -103,30 +123,20 @@ class AllDistinctProp(Propagator):
             else:
                 taken |= d
         doms = [d & ~taken for d in full] if taken else full
-        key = tuple(doms)
-        keep = self.memo.get(key)
-        if keep is None:
-            hint = self.hint
-            match = _matching(doms, [hint[k] for k in opens])
-            if match is None:
-                return False
-            for k, m in zip(opens, match):
-                hint[k] = m
-            keep = _vital(doms, match)
-            if len(self.memo) >= MEMO:
-                self.memo.clear()
-            self.memo[key] = keep
-        for k, kept, d in zip(opens, keep, full):
-            if kept != d:
-                x, s = shifts[k]
-                if not narrow(D, queue, x, kept >> s):
-                    return False
-        return True
+        hint = self.hint
+        match = _matching(doms, [hint[k] for k in opens])
+        if match is None:
+            return False
+        for k, m in zip(opens, match):
+            hint[k] = m
+        return [(k, kept) for k, kept, d in zip(opens, _vital(doms, match), full) if kept != d]
 
     def _layout(self, D: list[Dom], off: list[int]) -> tuple[tuple[int, int], ...]:
         """Set ``shifts`` and ``sparse`` from the domains at the first call."""
         base = min([off[x] + c for x, c in self.members])
         shifts = self.shifts = tuple((x, off[x] + c - base) for x, c in self.members)
+        if len(shifts) > 1 and not any(s for _, s in shifts):
+            self.domains = itemgetter(*(x for x, _ in shifts))
         span = max(s + D[x].bit_length() for x, s in shifts)
         self.sparse = span > 64 + 4 * sum(D[x].bit_count() for x, _ in shifts)
         return shifts
