@@ -24,6 +24,7 @@ from test_fd_property import (
 )
 
 from relqueens import fd, lall, var, vars
+from relqueens.fd.errors import DomainError
 from relqueens.fd.scheduling import edge_find, precedences, time_table, unsettled
 
 
@@ -343,3 +344,13 @@ def test_pairs_stated_by_implications_are_found_as_one_machine():
     assert post_into(S, goals)
     found = implied_resources(store_of(S).current())
     assert found is not None and sorted(d for _, d in found.resources[0]) == [1, 2, 3]
+
+
+def test_a_machine_in_pairs_over_an_unbounded_start_is_a_domain_error():
+    """Labeling finds the machine, but a start without bounds is named, not a crash deep inside."""
+    s = vars(3)
+    pairs = [(a + 1 <= b) | (b + 1 <= a) for i, a in enumerate(s) for b in s[i + 1 :]]
+    with pytest.raises(DomainError, match="infinite"):
+        run(0, tuple(s), fd.in_(s[0], fd.interval(0, 3)), *pairs, fd.label(s))
+    bounded = [fd.in_(s[0], fd.interval(0, 3)), fd.in_(s[1], s[2], fd.interval(0, 2))]
+    assert len(run(0, tuple(s), *bounded, *pairs, fd.label(s))) == 6 + 6  # s0 below 3 (3!), or 3

@@ -440,7 +440,8 @@ def tsp(cities: int, seed: int) -> Problem:
 
 # -- job shop --------------------------------------------------------------------------------
 
-FT06_FILE = Path(__file__).resolve().parents[2] / "examples" / "data" / "ft06.txt"
+DATA = Path(__file__).resolve().parents[2] / "examples" / "data"
+FT06_FILE = DATA / "ft06.txt"
 """Fisher and Thompson's 6 x 6 job shop, in the OR-Library's layout (the example's copy)."""
 
 
@@ -522,6 +523,15 @@ def _problems() -> list[Problem]:
             "job shop ft06, 6 x 6 (minimise the makespan)",
             read_jobshop(FT06_FILE),
             55,
+        ),
+        *(
+            jobshop(
+                f"jobshop-{name}",
+                f"job shop {name}, 10 x 5 (minimise the makespan)",
+                read_jobshop(DATA / f"{name}.txt"),
+                optimum,
+            )
+            for name, optimum in (("la01", 666), ("la05", 593))
         ),
     ]
 

@@ -26,6 +26,7 @@ from .propagators import (
     mul,
     narrow,
     power,
+    sum_range,
     without,
 )
 from .terms import BINARY, DIVIDING, truncated
@@ -369,6 +370,9 @@ class Reified(Propagator):
                 lo, hi = o + (d & -d).bit_length() - 1, o + d.bit_length() - 1
             else:
                 lo, hi = d.lo, d.hi
+                if type(lo) is float or type(hi) is float:  # infinite: no huge sums with it
+                    least, most = sum_range(self.yes.terms, self.yes.k, D, off)
+                    break
             if a > 0:
                 least += a * lo
                 most += a * hi

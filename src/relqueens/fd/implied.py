@@ -125,7 +125,12 @@ class ImpliedResources(Constraint):
     name = "implied_resources"
 
     def post_on(self, posting: Posting) -> bool:
-        for tasks in self.resources:
+        D = posting.store.D
+        for found in self.resources:
+            # a start with no bounds yet (its domain unset) stays out: the pairs still hold it
+            tasks = [(x, d) for x, d in found if type(D[x]) is int or D[x].is_finite()]
+            if len(tasks) < 2:
+                continue
             starts = tuple(x for x, _ in tasks)
             durations = tuple(d for _, d in tasks)
             p = CumulativeProp(

@@ -29,6 +29,7 @@ from ..logic.state import State, Subst, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain
 from .errors import DomainError
 from .implied import implied_resources
+from .probing import Probes, scheduling
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
 from .relaxation import INFEASIBLE, relaxations
 from .store import FDStore, is_int, store_of
@@ -597,12 +598,22 @@ class Label(Goal):
         idxs: list[int],
         prune: Callable[[list[Dom]], bool] | None = None,
         trace: SearchTrace | None = None,
+        skip: list[Dom] | None = None,
     ) -> Iterator[State]:
+        """The labeling's solutions from domains ``D0``, but the one whose labels are ``skip`` (given before)."""
         if not idxs:
             yield S.copy()
             return
         solutions = Solutions(S, store, idxs)
         trace = self.trace if trace is None else trace
+        accept = solutions.state
+        if skip is not None:
+            get = itemgetter(*idxs)
+            seen = tuple(skip) if len(idxs) > 1 else skip[0]
+
+            def accept(D: list[Dom]) -> State | Literal[False]:
+                return False if get(D) == seen else solutions.state(D)
+
         yield from cast(  # accept gave states; a False one is skipped by the search
             "Iterator[State]",
             search(
@@ -612,7 +623,7 @@ class Label(Goal):
                 self.select,
                 self.order,
                 trace=trace,
-                accept=solutions.state,
+                accept=accept,
                 branching=self.branching,
                 prune=prune,
             ),
@@ -642,7 +653,9 @@ class Label(Goal):
         incumbent: list[list[Dom]] = []
 
         def record(D: list[Dom]) -> bool:
-            best[:], incumbent[:] = [low(D[j], off)], [D[:]]
+            v = low(D[j], off)
+            if not best or (v < best[0] if sense == "min" else v > best[0]):
+                best[:], incumbent[:] = [v], [D[:]]
             return False  # keep searching, for better
 
         relaxed = relaxations(model, j, sense, store.D, model.off)
@@ -651,11 +664,15 @@ class Label(Goal):
         const, bounds = relaxed
 
         def tighten(D: list[Dom]) -> bool:
-            d = nd = D[j]
+            nd = D[j] if probes is None else probes.bound(D[j])
             if best:
                 nd = (
-                    keep_le(d, off, best[0] - 1) if sense == "min" else keep_ge(d, off, best[0] + 1)
+                    keep_le(nd, off, best[0] - 1)
+                    if sense == "min"
+                    else keep_ge(nd, off, best[0] + 1)
                 )
+            if not nd:
+                return False
             queue = {j}
             for r in bounds:  # each bounds sign * objective from below, and prunes under its top
                 b = r.bound(
@@ -669,10 +686,23 @@ class Label(Goal):
                 top = high(nd, off) if sense == "min" else -low(nd, off)
                 if type(top) is int and not r.prune(D, model.off, top - const, queue):
                     return False
-            if nd == d and len(queue) == 1:
+            if nd == D[j] and len(queue) == 1:
                 return True
             D[j] = nd
             return bool(nd) and fixpoint(D, queue, model)
+
+        probes = (
+            Probes(search, store, idxs, j, sense, best, record, tighten)
+            if scheduling(model) and Probes.usable(store, j)
+            else None
+        )
+        prune = tighten
+        if probes is not None:  # find the bound by halving, first and between the nodes
+            probes.round()
+
+            def prune(D: list[Dom]) -> bool:
+                probes.tick()
+                return tighten(D)
 
         def guide(i: int) -> int | None:
             for r in bounds:
@@ -689,7 +719,7 @@ class Label(Goal):
             self.order,
             accept=record,
             branching=self.branching,
-            prune=tighten,
+            prune=prune,
             guide=guide if bounds and self.branching == "enum" else None,
         )
         try:
@@ -719,11 +749,23 @@ class Label(Goal):
             )
         else:
             values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[arg-type]  # a labeled optimum is an int
+        first = None
+        # the probes' optimum first: the labeling's order may take long to meet one
+        if probes is not None:
+            D = store.D[:]
+            for i in idxs:
+                D[i] = incumbent[0][i]
+            if fixpoint(D, set(idxs), store.current()):
+                found = Solutions(S, store, idxs).state(D)
+                if found is not False:
+                    yield found
+                    first = [D[i] for i in idxs]
         for v in values:
             D = store.D[:]
             D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
             if fixpoint(D, {j}, store.current()):  # current: answers may have posted on the model
-                yield from self._solutions(S, store, D, idxs, prune=tighten)
+                yield from self._solutions(S, store, D, idxs, prune=tighten, skip=first)
+            first = None  # the next values' solutions are all new
 
 
 def _downward(d: int, o: int) -> Iterator[int]:

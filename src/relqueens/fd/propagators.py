@@ -147,6 +147,30 @@ def _scaled_within(d: Dom, o: int, a: int, down: int | float, up: int | float) -
     return keep_ge(keep_le(d, o, hi), o, lo)
 
 
+def sum_range(
+    terms: tuple[tuple[int, int], ...], k: int, D: list[Dom], off: list[int]
+) -> tuple[int | float, int | float]:
+    """The least and the most ``sum(a * x) + k`` can be; an infinite part makes its side infinite.
+
+    Finite parts are added as integers (however large: a bound creeping
+    towards infinity may pass what a float holds) and never to an infinity.
+
+    >>> from relqueens.fd.domain import Wide
+    >>> D = [Wide(10**400, float("inf")), 0b110]  # x0 in 10**400..sup, x1 in 1..2
+    >>> sum_range(((0, 1), (1, -2)), 3, D, [0, 0]) == (10**400 - 1, float("inf"))
+    True
+    """
+    inf = float("inf")
+    least: int | float = k
+    most: int | float = k
+    for j, a in terms:
+        lo, hi = low(D[j], off[j]), high(D[j], off[j])
+        lo, hi = (a * lo, a * hi) if a > 0 else (a * hi, a * lo)
+        least = -inf if lo == -inf or least == -inf else least + lo
+        most = inf if hi == inf or most == inf else most + hi
+    return least, most
+
+
 WIDE_STEPS = 2000
 """How many times one fixpoint propagates the changes of Wide domains.
 
@@ -533,14 +557,9 @@ class Linear(Propagator):
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
         if self.op == "==":
             return super().entailed(D, off)
-        most = self.k + sum(
-            a * (high(D[i], off[i]) if a > 0 else low(D[i], off[i])) for i, a in self.terms
-        )
+        least, most = sum_range(self.terms, self.k, D, off)
         if self.op == "<=":
             return most <= 0
-        least = self.k + sum(
-            a * (low(D[i], off[i]) if a > 0 else high(D[i], off[i])) for i, a in self.terms
-        )
         return least > 0 or most < 0  # !=: the bounds leave out 0
 
     def _not_equal(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:

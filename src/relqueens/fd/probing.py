@@ -1,0 +1,255 @@
+"""Dichotomic probes: branch and bound on a schedule looks for its bound by halving.
+
+Branch and bound improves its best solution one step at a time, each time
+searching under the bound it has, in the labeling's order. On a schedule
+(tasks on resources, a makespan minimised) labeled by start times that
+order is far from a good schedule: la01, a 10 x 5 job shop, found no
+solution in a minute with ``ff``. A probe asks instead for a solution whose
+objective lies in the better half of what is still open, ``lo..t`` with
+``t`` halfway to the best found, and dives for it the way schedulers
+build one (*schedule or postpone*: the task that can start earliest starts
+then, or waits until its earliest start moves), restarting with budgets
+that grow as Luby's sequence and random ties:
+
+* it finds one: the best so far improves, by up to half the range;
+* propagation refutes the target before any choice: no solution is that
+  good, and ``lo`` rises to ``t + 1``, a proved bound that branch and bound
+  uses as well (postponing is a heuristic, so a dive that finds nothing
+  proves nothing);
+* it runs out of nodes: nothing is learnt, and the next probe aims higher.
+
+A round of probes ends when the range is closed or every target left ran
+out of nodes. Branch and bound runs one round first, then a round with
+twice the nodes each time it has itself spent as many as the last round
+did. It still proves the optimum, by its complete search under the bound:
+the probes only hand it a better bound, sooner.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from .domain import Dom
+from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
+from .scheduling import CumulativeProp
+from .store import FDStore
+
+if TYPE_CHECKING:
+    from .store import Model
+
+Search = Callable[..., Iterator[Any]]
+""":func:`relqueens.fd.labeling.search`, passed in (labeling imports this module)."""
+
+
+PROBE_NODES = 64
+"""A probe's nodes in the first round, beside four for each variable labeled."""
+
+
+class _Found(Exception):
+    """A probe found a solution within its target."""
+
+
+class _Spent(Exception):
+    """A probe used up its nodes."""
+
+
+def scheduling(model: Model) -> bool:
+    """True when ``model`` has a resource (``cumulative``, ``disjunctive``, or one found in pairs)."""
+    return bool(model.posted(CumulativeProp))
+
+
+def luby(i: int) -> int:
+    """The ``i``-th term (from 0) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+
+    >>> [luby(i) for i in range(10)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]
+    """
+    k = 1
+    while (1 << k) - 1 < i + 1:
+        k += 1
+    while (1 << k) - 1 != i + 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i + 1:
+            k += 1
+    return 1 << (k - 1)
+
+
+class Probes:
+    """Dichotomic probes on objective variable ``j`` of a branch and bound.
+
+    The objective is read as ``z = value`` (``sense == "min"``) or ``z =
+    -value`` (``"max"``), so that smaller is better. ``best`` is the branch
+    and bound's list holding the best value found (empty: none);
+    ``record(D)`` records a solution; ``tighten(D)`` is its pruning at a
+    node. :attr:`lo` is the proved bound: no solution has ``z < lo``.
+    """
+
+    def __init__(
+        self,
+        search: Search,
+        store: FDStore,
+        idxs: list[int],
+        j: int,
+        sense: str,
+        best: list[int | float],
+        record: Callable[[list[Dom]], bool],
+        tighten: Callable[[list[Dom]], bool],
+    ) -> None:
+        self.search, self.store, self.idxs, self.j, self.sign = search, store, idxs, j, sense
+        self.best, self.record, self.tighten = best, record, tighten
+        d, off = store.D[j], store.model.off[j]
+        self.lo: int = low(d, off) if sense == "min" else -high(d, off)  # type: ignore[assignment]  # finite: see usable
+        labeled = set(idxs)
+        self.tasks = sorted(
+            {x for p in store.current().posted(CumulativeProp) for x in p.vars} & labeled
+        )
+        """The labeled start variables of tasks on resources, which probes schedule."""
+        durations = [d for p in store.current().posted(CumulativeProp) for d in p.dur]
+        self.spread = sum(durations) / max(len(durations), 1) / 2
+        """How far apart two earliest starts may be and still come in either order in a shuffled dive."""
+        self.unit = 2 * len(self.tasks) + 16
+        """A dive's nodes, times Luby's sequence."""
+        self.limit = PROBE_NODES + 4 * len(idxs)
+        """Each probe's nodes in the next round (doubling from round to round)."""
+        self.rounds = -1
+        self.rng = random.Random(0)
+        self.due = 0
+        """Branch and bound's nodes until the next round (as many as the last round spent)."""
+
+    @staticmethod
+    def usable(store: FDStore, j: int) -> bool:
+        """Whether objective ``j`` has finite bounds (a range to halve)."""
+        d, off = store.D[j], store.model.off[j]
+        return type(low(d, off)) is int and type(high(d, off)) is int
+
+    def _z(self, v: int | float) -> int:
+        return int(v) if self.sign == "min" else -int(v)
+
+    def _within(self, d: Dom, t: int | None) -> Dom:
+        """Objective domain ``d`` kept to ``lo <= z <= t`` (``t`` ``None``: no top)."""
+        off = self.store.model.off[self.j]
+        if self.sign == "min":
+            d = keep_ge(d, off, self.lo)
+            return d if t is None else keep_le(d, off, t)
+        d = keep_le(d, off, -self.lo)
+        return d if t is None else keep_ge(d, off, -t)
+
+    def bound(self, d: Dom) -> Dom:
+        """Objective domain ``d`` without the values the probes proved unreachable."""
+        return self._within(d, None)
+
+    def closed(self) -> bool:
+        """True when the probes proved the best found optimal."""
+        return bool(self.best) and self.lo >= self._z(self.best[0])
+
+    def probe(self, t: int | None, limit: int) -> str:
+        """Look for a solution with ``z <= t`` in ``limit`` nodes: ``found``, ``none`` (proved) or ``spent``."""
+        D = self.store.D[:]
+        j, model = self.j, self.store.current()
+        D[j] = self._within(D[j], t)
+        if not D[j] or not fixpoint(D, {j}, model) or not self.tighten(D):
+            return "none"  # refuted before any choice: a proof
+        left = [0]
+
+        def prune(D: list[Dom]) -> bool:
+            left[0] -= 1
+            if left[0] < 0:
+                raise _Spent
+            return self.tighten(D)
+
+        def accept(D: list[Dom]) -> bool:
+            self.record(D)
+            raise _Found
+
+        used, dive = 0, 0
+        try:
+            while used < limit:  # dives, restarted with their nodes growing as Luby's sequence
+                left[0] = budget = min(luby(dive) * self.unit, limit - used)
+                try:
+                    for D1 in self._set_times(D, model, prune, dive > 0):
+                        for _ in self.search(
+                            D1, self.store, self.idxs, "min", "up", accept=accept, prune=prune
+                        ):
+                            pass  # accept raises: nothing is yielded
+                except _Spent:
+                    pass
+                finally:
+                    used += budget - max(left[0], 0)
+                dive += 1
+        except _Found:
+            return "found"
+        finally:
+            self.due += used
+        return "spent"  # or dives that found nothing: not a proof (postponing is a heuristic)
+
+    def _set_times(
+        self, D0: list[Dom], model: Model, prune: Callable[[list[Dom]], bool], shuffled: bool
+    ) -> Iterator[list[Dom]]:
+        """Domains with every task started, by *schedule or postpone*, depth first.
+
+        The open task that can start earliest (ties: the least slack) starts
+        then, or, on the other branch, is postponed: it is not chosen again
+        until propagation moves its earliest start. ``shuffled``: ties at the
+        earliest start are broken at random instead.
+        """
+        off, tasks = model.off, self.tasks
+        spread = self.spread if shuffled else 0
+        rand = self.rng.random
+        stack: list[tuple[list[Dom], dict[int, int | float]]] = [(D0, {})]
+        while stack:
+            D, waiting = stack.pop()
+            if not prune(D):
+                continue
+            pick, key = -1, None
+            for i in tasks:
+                d = D[i]
+                if (not d & (d - 1)) if type(d) is int else d.lo == d.hi:
+                    continue
+                e = low(d, off[i])
+                if waiting.get(i) == e:
+                    continue
+                k = (e + spread * rand(), high(d, off[i])) if spread else (e, high(d, off[i]))
+                if key is None or k < key:
+                    pick, key = i, k
+            if pick < 0:
+                if all(fixed(D[i]) for i in tasks):
+                    yield D
+                continue  # every open task waits: none can start where it could
+            e = low(D[pick], off[pick])
+            stack.append((D, {**waiting, pick: e}))
+            child = D[:]
+            child[pick] = keep_le(child[pick], off[pick], e)
+            if fixpoint(child, {pick}, model):
+                stack.append((child, waiting))
+
+    def tick(self) -> None:
+        """A node of the branch and bound: a round of probes once it has spent as many as the last round."""
+        self.due -= 1
+        if self.due <= 0 and not self.closed():
+            self.round()
+
+    def round(self) -> None:
+        """Probes halving the open range until it closes or every target left is spent."""
+        limit = self.limit
+        self.limit *= 2
+        self.rounds += 1
+        self.due = 0
+        spent = self.lo - 1  # the highest target that ran out of nodes
+        while not self.closed():
+            if not self.best:
+                if self.probe(None, limit) != "found":
+                    return  # spent (or none: the branch and bound will find there is no solution)
+                continue
+            top = self._z(self.best[0]) - 1
+            floor = max(self.lo, spent + 1)
+            if floor >= top:  # one value left to try: the complete search will
+                return
+            t = (floor + top) // 2
+            outcome = self.probe(t, limit)
+            if outcome == "none":
+                self.lo = t + 1
+            elif outcome == "spent":
+                spent = t

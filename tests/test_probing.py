@@ -1,0 +1,206 @@
+"""Branch and bound on schedules, with dichotomic probes, against brute force.
+
+Models with a resource (``cumulative``, ``disjunctive``, or a machine stated
+pair by pair) have their optimum looked for by probes before and between
+the nodes of branch and bound; the answers must stay what brute force
+gives: every solution once, best first, and ``run(1, ...)`` an optimum.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from itertools import combinations, pairwise
+from unittest.mock import patch
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_fd_property import (
+    SETTINGS,
+    assert_same_answers,
+    base_model,
+    candidates_of,
+    common_items,
+    goals_of,
+    place_after_domains,
+    run,
+    shuffled,
+    solve,
+)
+from test_scheduling import fits
+
+from relqueens import fd, vars
+from relqueens.fd.probing import Probes, luby
+
+
+@st.composite
+def schedule_models(draw):
+    """Tasks on one resource, an objective over their starts, labeled best first once they have domains."""
+    n, domains, pins = draw(base_model(n_min=2, n_max=5, lo=0, hi=7, max_size=5))
+    form = draw(st.sampled_from(["disjunctive", "pairs", "cumulative"]))
+    if form == "cumulative":
+        tasks = [(draw(st.integers(0, 3)), draw(st.integers(1, 2))) for _ in range(n)]
+        limit = draw(st.integers(1, 3))
+    else:
+        tasks = [(draw(st.integers(1, 3)), 1) for _ in range(n)]
+        limit = 1
+    makespan = draw(st.booleans())  # else a weighted sum of the starts
+    weights = [draw(st.integers(-2, 3)) for _ in range(n)]
+    if makespan:
+        domains = [*domains, set(range(draw(st.integers(2, 6)), 13))]
+    sense = draw(st.sampled_from(["minimize", "maximize"]))
+    select = draw(st.sampled_from(["leftmost", "ff", "ffc", "min", "max"]))
+    order = draw(st.sampled_from(["up", "down"]))
+    labeled = draw(st.sampled_from(["all", "starts"]))
+    items = [*common_items(domains, pins), ("resource", form, tasks, limit)]
+    if makespan:
+        items.append(("ends", tasks))
+    label = ("label", n, makespan, weights, sense, select, order, labeled)
+    items = place_after_domains(draw, shuffled(draw, items), label)
+    return len(domains), domains, items, (n, makespan, weights, sense)
+
+
+def build_schedule(item, vs):
+    kind = item[0]
+    if kind == "resource":
+        _, form, tasks, limit = item
+        starts = vs[: len(tasks)]
+        if form == "disjunctive":
+            goal = fd.disjunctive(starts, [d for d, _ in tasks])
+        elif form == "cumulative":
+            goal = fd.cumulative([(s, d, h) for s, (d, h) in zip(starts, tasks)], limit)
+        else:
+            goal = fd.eq(
+                *(
+                    (a + tasks[i][0] <= b) | (b + tasks[j][0] <= a)
+                    for (i, a), (j, b) in combinations(enumerate(starts), 2)
+                )
+            )
+        return goal, lambda a: fits(tasks, limit, a[: len(tasks)])
+    if kind == "ends":
+        _, tasks = item
+        end, n = vs[len(tasks)], len(tasks)
+        return fd.eq(*(s + d <= end for s, (d, _) in zip(vs, tasks))), lambda a: all(
+            a[i] + tasks[i][0] <= a[n] for i in range(n)
+        )
+    _, n, makespan, weights, sense, select, order, labeled = item
+    objective = vs[n] if makespan else fd.dot(weights, vs[:n])
+    xs = vs if labeled == "all" else vs[:n]
+    return fd.label(xs, select=select, order=order, **{sense: objective}), lambda a: True
+
+
+def objective_of(spec, a):
+    n, makespan, weights, _ = spec
+    return a[n] if makespan else sum(w * s for w, s in zip(weights, a))
+
+
+@SETTINGS
+@given(schedule_models())
+def test_schedules_come_best_first_and_complete(model):
+    size, domains, items, spec = model
+    got, expected = solve(items, build_schedule, size, candidates_of(domains))
+    assert_same_answers(got, expected)
+    values = [objective_of(spec, a) for a in got]
+    ordered = sorted(values, reverse=spec[3] == "maximize")
+    assert values == ordered, f"objective values in answer order: {values}"
+    vs = vars(size)
+    first = run(1, tuple(vs), *goals_of(items, build_schedule, vs))
+    assert first == tuple(got[:1])
+
+
+@contextmanager
+def probes_of(limit, unit):
+    """Probes whose first round spends ``limit`` nodes a probe, in dives of ``unit`` times Luby's."""
+    init = Probes.__init__
+
+    def small(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.limit, self.unit = limit, unit
+
+    with patch.object(Probes, "__init__", small):
+        yield
+
+
+@SETTINGS
+@given(schedule_models(), st.integers(1, 6), st.integers(1, 3))
+def test_probes_cut_short_leave_the_answers_whole(model, limit, unit):
+    """With a few nodes a probe, most probes run out: only a refutation may raise the bound."""
+    size, domains, items, spec = model
+    with probes_of(limit, unit):
+        got, expected = solve(items, build_schedule, size, candidates_of(domains))
+    assert_same_answers(got, expected)
+    values = [objective_of(spec, a) for a in got]
+    assert values == sorted(values, reverse=spec[3] == "maximize")
+
+
+@SETTINGS
+@given(schedule_models(), st.integers(1, 60))
+def test_a_stopped_schedule_hands_on_a_real_solution(model, nodes):
+    size, domains, items, _ = model
+    _, expected = solve(items, build_schedule, size, candidates_of(domains))
+    vs = vars(size)
+    try:
+        found = run(0, tuple(vs), *goals_of(items, build_schedule, vs), max_nodes=nodes)
+    except fd.SearchLimit as e:
+        assert set(e.answers) <= set(expected)
+        assert e.best is None or tuple(e.best) in set(expected)
+    else:
+        assert set(found) == set(expected)
+
+
+LA05 = """
+1 72 0 87 4 95 2 66 3 60
+4  5 3 35 0 48 2 39 1 54
+1 46 3 20 2 21 0 97 4 55
+0 59 3 19 4 46 1 34 2 37
+4 23 2 73 3 25 1 24 0 28
+3 28 0 45 4  5 1 78 2 83
+0 53 3 71 1 37 4 29 2 12
+4 12 2 87 3 33 1 55 0 38
+2 49 3 83 1 40 0 48 4  7
+2 65 3 17 0 90 4 27 1 23
+"""
+"""Lawrence's 10 x 5 job shop la05 (optimum 593), per job its (machine, duration) pairs."""
+
+
+@pytest.mark.parametrize("select", ["ff", "leftmost"])
+def test_a_job_shop_is_proved_optimal_in_few_nodes(select):
+    """la05 labeled by start times: probes find 593, the bound proves it (it took over a minute)."""
+    rows = [[int(v) for v in line.split()] for line in LA05.strip().splitlines()]
+    jobs = [list(zip(row[::2], row[1::2])) for row in rows]
+    horizon = sum(d for job in jobs for _, d in job)
+    start = [vars(len(job)) for job in jobs]
+    flat = [s for row in start for s in row]
+    (end,) = vars(1)
+    goals = [fd.in_(*flat, end, fd.interval(0, horizon))]
+    for j, job in enumerate(jobs):
+        goals += [start[j][k] + job[k][1] <= start[j][k + 1] for k in range(len(job) - 1)]
+        goals.append(start[j][-1] + job[-1][1] <= end)
+    for m in range(5):
+        ops = [
+            (start[j][k], d)
+            for j, job in enumerate(jobs)
+            for k, (mm, d) in enumerate(job)
+            if mm == m
+        ]
+        goals.append(fd.disjunctive([s for s, _ in ops], [d for _, d in ops]))
+    goals.append(fd.label([*flat, end], select=select, minimize=end))
+    ((makespan, starts),) = run(1, (end, start), *goals, max_nodes=20_000)
+    assert makespan == 593
+    for j, job in enumerate(jobs):
+        assert all(starts[j][k] + job[k][1] <= starts[j][k + 1] for k in range(len(job) - 1))
+    for m in range(5):
+        ops = sorted(
+            (starts[j][k], d)
+            for j, job in enumerate(jobs)
+            for k, (mm, d) in enumerate(job)
+            if mm == m
+        )
+        assert all(s + d <= t for (s, d), (t, _) in pairwise(ops))
+        assert max(s + d for s, d in ops) <= makespan
+
+
+def test_luby_sequence_doubles_its_runs():
+    terms = [luby(i) for i in range(31)]
+    assert terms[:15] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert terms[30] == 16 and terms.count(1) == 16
