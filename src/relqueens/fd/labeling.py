@@ -13,13 +13,16 @@ centre of the domain first, which makes first-fail nearly backtrack-free on N-qu
 Branching (``branching``, SWI's names): ``enum`` (one branch per value), ``step``
 (``x = v`` or ``x != v``), ``bisect`` (``x <= m`` or ``x > m`` at the middle ``m``).
 Optimisation (``minimize=`` / ``maximize=`` an expression): branch and bound
-finds the optimum, then the answers come best first.
+finds the optimum, then the answers come best first. A dynamic selection that
+finds no first solution soon races randomized restarts for it
+(:mod:`relqueens.fd.restarts`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from operator import add, itemgetter
+from random import Random
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, cast
 
 from ..logic.limits import Exhausted, current_budget
@@ -32,6 +35,7 @@ from .implied import implied_resources
 from .probing import Probes, scheduling
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
 from .relaxation import INFEASIBLE, relaxations
+from .restarts import RESTARTABLE, raced
 from .store import FDStore, is_int, store_of
 from .terms import Lin, Relation, listed, var
 from .trace import BRANCH, FAILED, SOLUTION, Narrowed, SearchTrace
@@ -176,13 +180,41 @@ def _ff(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
     return best
 
 
+KEYS: dict[str, Callable[[Dom, int, Model], Any]] = {
+    "ff": lambda d, i, m: size(d),
+    "ffc": lambda d, i, m: (size(d), -degree(m, i)),
+    "min": lambda d, i, m: low(d, m.off[i]),
+    "max": lambda d, i, m: -high(d, m.off[i]),
+}
+"""What each dynamic selection minimises (ties: leftmost, or at random in a restart)."""
+
 SELECTORS: dict[str, Selector] = {
     "leftmost": _leftmost,
     "ff": _ff,
-    "ffc": _best(lambda d, i, m: (size(d), -degree(m, i))),
-    "min": _best(lambda d, i, m: low(d, m.off[i])),
-    "max": _best(lambda d, i, m: -high(d, m.off[i])),
+    **{name: _best(KEYS[name]) for name in ("ffc", "min", "max")},
 }
+
+
+def shuffled(select: str, rng: Random) -> Selector:
+    """Selection ``select`` (a key of :data:`KEYS`) with its ties broken at random by ``rng``."""
+    key = KEYS[select]
+
+    def choose(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
+        best, ties = -1, 0
+        best_key: Any = None
+        for k, i in enumerate(idxs):
+            d = D[i]
+            if (d & (d - 1)) if type(d) is int else d.lo != d.hi:
+                kk = key(d, i, model)
+                if best < 0 or kk < best_key:
+                    best, best_key, ties = k, kk, 1
+                elif kk == best_key:
+                    ties += 1
+                    if rng.random() * ties < 1:  # each of the tied ones equally likely
+                        best = k
+        return best
+
+    return choose
 
 
 def size(d: Dom) -> int:
@@ -246,7 +278,7 @@ def search(
     D0: list[Dom],
     store: FDStore,
     idxs: list[int],
-    select: str = "leftmost",
+    select: str | Selector = "leftmost",
     order: str = "up",
     exists_from: int | None = None,
     trace: SearchTrace | None = None,
@@ -254,6 +286,7 @@ def search(
     branching: str = "enum",
     prune: Callable[[list[Dom]], bool] | None = None,
     guide: Callable[[int], int | None] | None = None,
+    pause: Callable[[], bool] | None = None,
 ) -> Iterator[list[Dom] | _T]:
     """Yield every domain list, reachable by labeling ``idxs``, where they are all fixed.
 
@@ -266,9 +299,12 @@ def search(
     ``prune(D)``, called on a node's domains before each branch, may narrow
     them (and propagate) or return ``False`` to cut the node (branch and bound).
     ``guide(i)`` (``enum`` only) may name the value of variable ``i`` to try
-    first at a node (a relaxation's solution), or ``None``.
+    first at a node (a relaxation's solution), or ``None``. ``select`` may be
+    a :data:`Selector` itself. When ``pause()``, called before each node,
+    says so, ``accept(...)``'s ``False`` is yielded (no solution: a chance for
+    the caller to do something else before it asks for more).
     """
-    choose = SELECTORS[select]
+    choose = SELECTORS[select] if isinstance(select, str) else select
     enum, down, mid = branching == "enum", order == "down", order == "mid"
     budget = current_budget()
     model, version = store.current(), store.version
@@ -295,6 +331,8 @@ def search(
     while stack:
         if budget is not None:
             budget.tick()
+        if pause is not None and pause():
+            yield cast("_T", False)
         top = stack[-1]
         D, k, rest, centre, parent, path, first = top
         if D is None:
@@ -614,6 +652,19 @@ class Label(Goal):
             def accept(D: list[Dom]) -> State | Literal[False]:
                 return False if get(D) == seen else solutions.state(D)
 
+        elif trace is None and prune is None and self.select in RESTARTABLE:
+            select = self.select
+            yield from raced(
+                search,
+                select,
+                lambda rng: shuffled(select, rng),
+                D0,
+                store,
+                idxs,
+                {"order": self.order, "branching": self.branching},
+                accept,
+            )
+            return
         yield from cast(  # accept gave states; a False one is skipped by the search
             "Iterator[State]",
             search(
