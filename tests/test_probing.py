@@ -29,7 +29,7 @@ from test_fd_property import (
 )
 from test_scheduling import fits
 
-from relqueens import fd, vars
+from relqueens import fd, var, vars
 from relqueens.fd.probing import Probes, luby
 
 
@@ -204,3 +204,40 @@ def test_luby_sequence_doubles_its_runs():
     terms = [luby(i) for i in range(31)]
     assert terms[:15] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
     assert terms[30] == 16 and terms.count(1) == 16
+
+
+def golomb_on_a_machine(marks=5):
+    """Three tasks on one machine beside a Golomb ruler that ends by the makespan (a slow proof)."""
+    s, y, end, d = vars(3), vars(marks), var(), [3, 2, 4]
+    goals = [fd.in_(*s, *y, end, fd.interval(0, 40)), fd.disjunctive(s, d)]
+    goals += [s[i] + d[i] <= end for i in range(3)]
+    goals += [fd.eq(y[0], 0), *(a < b for a, b in pairwise(y)), y[-1] <= end]
+    diffs = []
+    for i, k in combinations(range(marks), 2):
+        v = var()
+        goals += [fd.in_(v, fd.interval(1, 40)), v == y[k] - y[i]]
+        diffs.append(v)
+    return end, [*goals, fd.all_distinct(diffs), fd.label([*s, *y, end], minimize=end)]
+
+
+def test_a_limit_during_the_first_probes_keeps_what_they_found():
+    end, goals = golomb_on_a_machine()
+    with pytest.raises(fd.SearchLimit) as stopped:
+        run(1, end, *goals, max_nodes=20)
+    assert stopped.value.best is not None and stopped.value.best >= 11  # the optimum is 11
+    assert run(1, end, *goals) == (11,)
+
+
+def test_probes_wait_while_nothing_is_left_to_probe():
+    """Once the best is one above the proved bound, rounds stop until the search improves it."""
+    calls = []
+    halve = Probes._halve
+
+    def counted(self, limit):
+        calls.append(limit)
+        return halve(self, limit)
+
+    end, goals = golomb_on_a_machine()
+    with patch.object(Probes, "_halve", counted):
+        assert run(1, end, *goals) == (11,)
+    assert len(calls) < 60 and max(calls) < 10_000, calls

@@ -748,8 +748,7 @@ class Label(Goal):
             else None
         )
         prune = tighten
-        if probes is not None:  # find the bound by halving, first and between the nodes
-            probes.round()
+        if probes is not None:  # find the bound by halving, at the root and between the nodes
 
             def prune(D: list[Dom]) -> bool:
                 probes.tick()

@@ -31,6 +31,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..logic.limits import current_budget
 from .domain import Dom
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
 from .scheduling import CumulativeProp
@@ -114,10 +115,10 @@ class Probes:
         """A dive's nodes, times Luby's sequence."""
         self.limit = PROBE_NODES + 4 * len(idxs)
         """Each probe's nodes in the next round (doubling from round to round)."""
-        self.rounds = -1
         self.rng = random.Random(0)
         self.due = 0
-        """Branch and bound's nodes until the next round (as many as the last round spent)."""
+        """Branch and bound's nodes until the next round (as many as the last round spent; the
+        first round is at its root)."""
 
     @staticmethod
     def usable(store: FDStore, j: int) -> bool:
@@ -195,11 +196,13 @@ class Probes:
         until propagation moves its earliest start. ``shuffled``: ties at the
         earliest start are broken at random instead.
         """
-        off, tasks = model.off, self.tasks
+        off, tasks, budget = model.off, self.tasks, current_budget()
         spread = self.spread if shuffled else 0
         rand = self.rng.random
         stack: list[tuple[list[Dom], dict[int, int | float]]] = [(D0, {})]
         while stack:
+            if budget is not None:
+                budget.tick()
             D, waiting = stack.pop()
             if not prune(D):
                 continue
@@ -228,15 +231,25 @@ class Probes:
     def tick(self) -> None:
         """A node of the branch and bound: a round of probes once it has spent as many as the last round."""
         self.due -= 1
-        if self.due <= 0 and not self.closed():
+        if self.due <= 0:
             self.round()
 
     def round(self) -> None:
-        """Probes halving the open range until it closes or every target left is spent."""
+        """Probes halving the open range until it closes or every target left is spent.
+
+        A round that finds nothing to probe waits as many nodes as a probe may take.
+        """
         limit = self.limit
-        self.limit *= 2
-        self.rounds += 1
-        self.due = 0
+        self.due = 0  # the probes add the nodes they spend
+        try:
+            self._halve(limit)
+        finally:
+            if self.due:
+                self.limit *= 2
+            else:
+                self.due = limit
+
+    def _halve(self, limit: int) -> None:
         spent = self.lo - 1  # the highest target that ran out of nodes
         while not self.closed():
             if not self.best:

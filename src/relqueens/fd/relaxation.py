@@ -181,6 +181,125 @@ def _within(
     )
 
 
+class LagrangianBound:
+    """The least ``sum(c_i x_i)`` within the bounds, every constraint ``sum(a_ki x_i) <= b_k`` priced in.
+
+    For multipliers ``lam_k >= 0``, ``sum(c_i x_i) + sum(lam_k (sum(a_ki x_i)
+    - b_k))`` is at most the objective wherever the constraints hold, and its
+    least over the bounds takes each variable at the end its *reduced cost*
+    ``r_i = c_i + sum(lam_k a_ki)`` favours: a bound in one pass, for all the
+    constraints together (a knapsack's own bounds see one each). The
+    multipliers are chosen once, at the root, by subgradient steps (the best
+    of them is the LP relaxation's bound), and kept as integers over
+    :data:`LAGRANGE_SCALE`, so the bound is exact arithmetic. Moving ``x_i``
+    by ``t`` from its end raises it by ``t |r_i|``: :meth:`prune` removes the
+    values that cannot reach a target.
+
+    >>> kbs = [KnapsackBound({0: -3, 1: -2}, {0: 2, 1: 2}, 3), KnapsackBound({0: -3, 1: -2}, {0: 3, 1: 1}, 3)]
+    >>> lb = LagrangianBound(kbs, [0b11, 0b11], [0, 0])   # max 3x + 2y: 2x + 2y <= 3, 3x + y <= 3
+    >>> lb.bound([0b11, 0b11], [0, 0]) >= -4                # the LP's best, 3.75, rounded up to 4
+    True
+    """
+
+    __slots__ = ("const", "cost", "lam", "reduced")
+
+    def __init__(self, knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> None:
+        self.cost = knapsacks[0].cost
+        rows = [(kb.weight, kb.b) for kb in knapsacks]
+        lam = _subgradient(self.cost, rows, D, off)
+        self.lam = [round(x * LAGRANGE_SCALE) for x in lam]
+        reduced = {i: LAGRANGE_SCALE * c for i, c in self.cost.items()}
+        for (weight, _), m in zip(rows, self.lam):
+            for i, a in weight.items():
+                reduced[i] = reduced.get(i, 0) + m * a
+        self.reduced = {i: r for i, r in reduced.items() if r}
+        self.const = -sum(m * b for (_, b), m in zip(rows, self.lam))
+        """The multipliers' constant part, scaled."""
+
+    def _scaled(self, D: list[Dom], off: list[int]) -> int | float:
+        total: int | float = self.const
+        for i, r in self.reduced.items():
+            total += r * (low(D[i], off[i]) if r > 0 else high(D[i], off[i]))
+        return total
+
+    def bound(
+        self, D: list[Dom], off: list[int], cap: int | float = float("inf")
+    ) -> int | float | None:
+        """The priced objective's least, rounded up (``-inf`` if a bound it needs is infinite)."""
+        total = self._scaled(D, off)
+        return total if type(total) is float else -(-total // LAGRANGE_SCALE)
+
+    def solution(self, i: int) -> int | None:
+        """No value to try first: the priced optimum is an end of each domain, not a guess."""
+        return None
+
+    def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
+        """Keep each variable within ``slack / |r_i|`` of the end its reduced cost favours."""
+        total = self._scaled(D, off)
+        if type(total) is float:
+            return True
+        slack = LAGRANGE_SCALE * target - total
+        if slack < 0:
+            return False
+        for i, r in self.reduced.items():
+            if not _within(D, off, i, slack // abs(r), r > 0, queue):
+                return False
+        return True
+
+
+LAGRANGE_SCALE = 1 << 12
+"""The Lagrangian's multipliers are multiples of ``1 / LAGRANGE_SCALE``."""
+LAGRANGE_STEPS = 200
+"""The most subgradient steps at the root."""
+LAGRANGE_GAIN = 100
+"""The Lagrangian is used if it bounds the objective tighter than every other relaxation by
+at least ``1 / LAGRANGE_GAIN`` of its value (measured: by less, its fixed multipliers cost
+more nodes than its bound saves, against the knapsack tables)."""
+
+
+def _subgradient(
+    cost: dict[int, int], rows: list[tuple[dict[int, int], int]], D: list[Dom], off: list[int]
+) -> list[float]:
+    """Multipliers for ``rows`` that make the priced bound high, by Polyak's steps from 0.
+
+    The target is the best bound so far plus a margin that halves whenever
+    :data:`PATIENCE` steps bring nothing better.
+    """
+    span = {i: (low(D[i], off[i]), high(D[i], off[i])) for row, _ in rows for i in row}
+    span.update({i: (low(D[i], off[i]), high(D[i], off[i])) for i in cost})
+    lam = [0.0] * len(rows)
+    best, best_lam = float("-inf"), lam[:]
+    margin, idle = 0.0, 0
+    for _ in range(LAGRANGE_STEPS):
+        r = dict.fromkeys(span, 0.0)
+        for i, c in cost.items():
+            r[i] = float(c)
+        for (weight, _), m in zip(rows, lam):
+            if m:
+                for i, a in weight.items():
+                    r[i] += m * a
+        x = {i: (span[i][0] if ri > 0 else span[i][1]) for i, ri in r.items()}
+        value = sum(ri * x[i] for i, ri in r.items()) - sum(m * b for (_, b), m in zip(rows, lam))
+        if value > best + 1e-9:
+            best, best_lam, idle = value, lam[:], 0
+        else:
+            idle += 1
+            if idle >= PATIENCE:
+                margin, idle = margin / 2, 0
+        g = [sum(a * x[i] for i, a in weight.items()) - b for weight, b in rows]
+        g = [0.0 if m == 0 and v < 0 else v for m, v in zip(lam, g)]  # projected: lam stays >= 0
+        norm = sum(v * v for v in g)
+        if not norm:
+            break  # every constraint kept, or slack where its price is 0: the best for these prices
+        if not margin:
+            margin = max(1.0, abs(best) * 0.05)
+        step = (best + margin - value) / norm
+        lam = [max(0.0, m + step * v) for m, v in zip(lam, g)]
+        if margin < 1e-6:
+            break
+    return best_lam
+
+
 class AssignmentBound:
     """The least ``sum(c_t * row_t[s_t])`` over distinct values ``s_t``, plus the other terms' least.
 
@@ -663,7 +782,9 @@ def _one_tree(model: Model, cost: dict[int, int]) -> OneTreeBound | None:
     return best
 
 
-Relaxation: TypeAlias = "TableBound | KnapsackBound | AssignmentBound | OneTreeBound"
+Relaxation: TypeAlias = (
+    "TableBound | KnapsackBound | LagrangianBound | AssignmentBound | OneTreeBound"
+)
 
 
 def relaxations(
@@ -689,6 +810,12 @@ def relaxations(
                 flipped = {i: -a for i, a in weight.items()}
                 knapsacks.append(KnapsackBound(cost, flipped, p.k, mirror=half))
     found: list[Relaxation] = [*exact(knapsacks, D, off)]
+    if len(knapsacks) > 1 and all(
+        type(low(D[i], off[i])) is int and type(high(D[i], off[i])) is int
+        for kb in knapsacks
+        for i in (*kb.weight, *kb.cost)
+    ):
+        found.append(LagrangianBound(knapsacks, D, off))
     tour = _one_tree(model, cost)
     if tour is not None:
         found.append(tour)
@@ -696,11 +823,14 @@ def relaxations(
     if assignment is not None:
         found.append(assignment)
     now = low(D[j], off[j]) if sense == "min" else -high(D[j], off[j])
-    useful = []
+    useful, tightest = [], float("-inf")
     for r in found:
         b = r.bound(D, off)
         if b is INFEASIBLE:
             return None
+        if type(r) is LagrangianBound and (b - tightest) * LAGRANGE_GAIN < abs(b):
+            continue  # all the constraints at once, but hardly tighter than one of them alone
+        tightest = max(tightest, b)
         if const + b > now:
             useful.append(r)
     return const, useful
