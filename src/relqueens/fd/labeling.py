@@ -35,7 +35,7 @@ from .implied import implied_resources
 from .probing import Probes, scheduling
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
 from .relaxation import INFEASIBLE, relaxations
-from .restarts import RESTARTABLE, raced
+from .restarts import RESTARTABLE, Restarts
 from .store import FDStore, is_int, store_of
 from .terms import Lin, Relation, listed, var
 from .trace import BRANCH, FAILED, SOLUTION, Narrowed, SearchTrace
@@ -654,9 +654,8 @@ class Label(Goal):
 
         elif trace is None and prune is None and self.select in RESTARTABLE:
             select = self.select
-            yield from raced(
+            restarts = Restarts(
                 search,
-                select,
                 lambda rng: shuffled(select, rng),
                 D0,
                 store,
@@ -664,6 +663,7 @@ class Label(Goal):
                 {"order": self.order, "branching": self.branching},
                 accept,
             )
+            yield from restarts.raced(select)
             return
         yield from cast(  # accept gave states; a False one is skipped by the search
             "Iterator[State]",

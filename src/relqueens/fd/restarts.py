@@ -45,61 +45,14 @@ class _Spent(Exception):
     """A restart used up its nodes."""
 
 
-def raced(
-    search: Search,
-    select: str,
-    restart: Callable[[Random], Any],
-    D0: list[Dom],
-    store: FDStore,
-    idxs: list[int],
-    options: dict[str, Any],
-    accept: Callable[[list[Dom]], State | Literal[False]],
-) -> Iterator[State]:
-    """The labeling's answers (``select``, ``options``: its ``order`` and ``branching``), the first raced for.
+class Restarts:
+    """Searches from the root with random ties, each within a number of nodes that grows as Luby's sequence.
 
-    ``restart(rng)`` makes the selector with random ties; ``accept`` turns a
-    solution's domains into a state (or ``False``: not an answer after all).
+    ``search`` is the labeling's search function, ``restart(rng)`` makes the
+    selector with random ties, ``options`` are the labeling's ``order`` and
+    ``branching``, and ``accept`` turns a solution's domains into a state
+    (or ``False``: not an answer after all).
     """
-    turn = max(1, FIRST_NODES + 4 * len(idxs))
-    due, racing = [turn], [True]
-
-    def pause() -> bool:
-        due[0] -= 1
-        return racing[0] and due[0] <= 0
-
-    plain = search(D0, store, idxs, select, accept=_keep, pause=pause, **options)
-    restarts = _Restarts(search, restart, D0, store, idxs, options, accept)
-    seen = None
-    for D in plain:
-        if D is not False:
-            state = accept(D)
-            if state is not False:
-                yield state
-                break
-            continue
-        found = restarts.turn(turn)  # the labeling paused: restarts for as many nodes
-        if found is None:
-            return  # a restart searched the whole tree: no solution
-        if found is not False:
-            state, seen = found
-            yield state
-            break
-        turn *= 2
-        due[0] = turn
-    else:
-        return
-    racing[0] = False
-    get = itemgetter(*idxs)
-    for D in plain:
-        if D is False or (seen is not None and _labels(get(D), len(idxs)) == seen):
-            continue
-        state = accept(D)
-        if state is not False:
-            yield state
-
-
-class _Restarts:
-    """Searches from the root with random ties, each within a number of nodes that grows as Luby's sequence."""
 
     def __init__(
         self,
@@ -116,6 +69,47 @@ class _Restarts:
         self.select = restart(Random(0))  # the same answers every time
         self.unit = 2 * len(idxs) + 16
         self.count = 0
+
+    def raced(self, select: str) -> Iterator[State]:
+        """The answers of the labeling by ``select``, its first raced for with restarts."""
+        idxs, accept = self.idxs, self.accept
+        turn = max(1, FIRST_NODES + 4 * len(idxs))
+        due, racing = [turn], [True]
+
+        def pause() -> bool:
+            due[0] -= 1
+            return racing[0] and due[0] <= 0
+
+        plain = self.search(
+            self.D0, self.store, idxs, select, accept=_keep, pause=pause, **self.options
+        )
+        seen = None
+        for D in plain:
+            if D is not False:
+                state = accept(D)
+                if state is not False:
+                    yield state
+                    break
+                continue
+            found = self.turn(turn)  # the labeling paused: restarts for as many nodes
+            if found is None:
+                return  # a restart searched the whole tree: no solution
+            if found is not False:
+                state, seen = found
+                yield state
+                break
+            turn *= 2
+            due[0] = turn
+        else:
+            return
+        racing[0] = False
+        get = itemgetter(*idxs)
+        for D in plain:
+            if D is False or (seen is not None and _labels(get(D), len(idxs)) == seen):
+                continue
+            state = accept(D)
+            if state is not False:
+                yield state
 
     def turn(self, nodes: int) -> tuple[State, tuple[Dom, ...]] | Literal[False] | None:
         """Restarts for ``nodes`` nodes: a solution (its state and labels), ``False``, or ``None``: none exists."""
