@@ -29,7 +29,7 @@ from test_fd_property import (
     solve,
 )
 
-from relqueens import fd, vars
+from relqueens import conde, eq, fd, queenso, vars
 from relqueens.fd import restarts
 from relqueens.fd.domain import Wide
 from relqueens.fd.labeling import KEYS
@@ -128,3 +128,21 @@ def test_no_solution_is_proved_by_a_restart_or_the_search():
     with racing_from(-100):
         first, goals = langford(6)
         assert run(0, first, *goals) == ()
+
+
+def test_goals_after_a_raced_answer_do_not_leak_into_the_labeling():
+    """A restart's answer, then a goal posting more in one branch: the other branch sees all 92 boards."""
+    cols, (w, u, tag) = vars(8), vars(3)
+    with racing_from(-100):
+        answers = run(
+            0,
+            (tag, tuple(cols)),
+            queenso(cols, 8),
+            fd.in_(w, u, fd.interval(0, 100)),
+            w >= cols[0],
+            u <= cols[1],
+            fd.label(cols, select="ff", order="down", branching="step"),
+            conde([eq(tag, "post"), w < u], [eq(tag, "plain")]),
+        )
+    plain = [board for t, board in answers if t == "plain"]
+    assert len(plain) == len(set(plain)) == 92

@@ -333,6 +333,8 @@ def search(
             budget.tick()
         if pause is not None and pause():
             yield cast("_T", False)
+            if len(model.log) != version:  # while paused, answers given meanwhile posted more
+                model = store.model = type(model).replay(model.log[:version])
         top = stack[-1]
         D, k, rest, centre, parent, path, first = top
         if D is None:

@@ -7,14 +7,16 @@ ties broken otherwise finds a solution at once: Langford's L(2, 31)
 labeled by ``ff`` took 21 s, and 10 ms with random ties restarted.
 
 So once the labeling has spent :data:`FIRST_NODES` (and four a variable)
-without a solution, it takes turns with restarts: searches from the root
-with random ties, each stopped after a number of nodes that grows as
-Luby's sequence, the turns doubling. Whichever finds a solution first gives
+without a solution, it takes turns with restarts, which get half as many
+nodes as it has just spent: searches from the root with random ties, each
+stopped after a number of nodes that grows as Luby's sequence, the turns
+doubling. Whichever finds a solution first gives
 the first answer; the labeling's search then goes on where it was, giving
 every other solution in its order (the restarts' one is not given twice).
 A restart that runs out of branches before its nodes is a complete search:
 there is no solution. A search that finds its first solution soon never
-meets a restart, and one without solutions costs at most twice as much.
+meets a restart, and one whose restarts never win costs at most half as
+much again (the restarts' nodes count towards ``max_nodes`` too).
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ class Restarts:
                     yield state
                     break
                 continue
-            found = self.turn(turn)  # the labeling paused: restarts for as many nodes
+            found = self.turn(max(1, turn // 2))  # the labeling paused: restarts for half as many
             if found is None:
                 return  # a restart searched the whole tree: no solution
             if found is not False:
