@@ -30,7 +30,8 @@ from test_fd_property import (
 from test_scheduling import fits
 
 from relqueens import fd, var, vars
-from relqueens.fd.probing import Probes, luby
+from relqueens.fd.dives import luby
+from relqueens.fd.probing import Probes
 
 
 @st.composite

@@ -143,18 +143,24 @@ def _leftmost(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
     return -1
 
 
-def _best(key: Callable[[Dom, int, Model], SupportsDunderLT[Any]]) -> Selector:
-    """A selector that picks the open variable with the smallest ``key``, ties leftmost."""
+def _best(
+    key: Callable[[Dom, int, Model], SupportsDunderLT[Any]], rng: Random | None = None
+) -> Selector:
+    """A selector that picks the open variable with the smallest ``key``, ties leftmost (or at random by ``rng``)."""
 
     def select(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
         best_key: SupportsDunderLT[Any] | None
-        best, best_key = -1, None
+        best, best_key, ties = -1, None, 0
         for k, i in enumerate(idxs):
             d = D[i]
             if (d & (d - 1)) if type(d) is int else d.lo != d.hi:
                 kk = key(d, i, model)
                 if best_key is None or kk < best_key:
-                    best, best_key = k, kk
+                    best, best_key, ties = k, kk, 1
+                elif rng is not None and kk == best_key:
+                    ties += 1
+                    if rng.random() * ties < 1:  # each of the tied ones equally likely
+                        best = k
         return best
 
     return select
@@ -197,24 +203,7 @@ SELECTORS: dict[str, Selector] = {
 
 def shuffled(select: str, rng: Random) -> Selector:
     """Selection ``select`` (a key of :data:`KEYS`) with its ties broken at random by ``rng``."""
-    key = KEYS[select]
-
-    def choose(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
-        best, ties = -1, 0
-        best_key: Any = None
-        for k, i in enumerate(idxs):
-            d = D[i]
-            if (d & (d - 1)) if type(d) is int else d.lo != d.hi:
-                kk = key(d, i, model)
-                if best < 0 or kk < best_key:
-                    best, best_key, ties = k, kk, 1
-                elif kk == best_key:
-                    ties += 1
-                    if rng.random() * ties < 1:  # each of the tied ones equally likely
-                        best = k
-        return best
-
-    return choose
+    return _best(KEYS[select], rng)
 
 
 def size(d: Dom) -> int:

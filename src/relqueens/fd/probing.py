@@ -27,11 +27,12 @@ the probes only hand it a better bound, sooner.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from random import Random
+from typing import TYPE_CHECKING
 
 from ..logic.limits import current_budget
+from .dives import Allowance, Search, Spent, luby
 from .domain import Dom
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
 from .scheduling import CumulativeProp
@@ -39,10 +40,6 @@ from .store import FDStore
 
 if TYPE_CHECKING:
     from .store import Model
-
-Search = Callable[..., Iterator[Any]]
-""":func:`relqueens.fd.labeling.search`, passed in (labeling imports this module)."""
-
 
 PROBE_NODES = 64
 """A probe's nodes in the first round, beside four for each variable labeled."""
@@ -52,30 +49,9 @@ class _Found(Exception):
     """A probe found a solution within its target."""
 
 
-class _Spent(Exception):
-    """A probe used up its nodes."""
-
-
 def scheduling(model: Model) -> bool:
     """True when ``model`` has a resource (``cumulative``, ``disjunctive``, or one found in pairs)."""
     return bool(model.posted(CumulativeProp))
-
-
-def luby(i: int) -> int:
-    """The ``i``-th term (from 0) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
-
-    >>> [luby(i) for i in range(10)]
-    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]
-    """
-    k = 1
-    while (1 << k) - 1 < i + 1:
-        k += 1
-    while (1 << k) - 1 != i + 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i + 1:
-            k += 1
-    return 1 << (k - 1)
 
 
 class Probes:
@@ -103,19 +79,17 @@ class Probes:
         self.best, self.record, self.tighten = best, record, tighten
         d, off = store.D[j], store.model.off[j]
         self.lo: int = low(d, off) if sense == "min" else -high(d, off)  # type: ignore[assignment]  # finite: see usable
-        labeled = set(idxs)
-        self.tasks = sorted(
-            {x for p in store.current().posted(CumulativeProp) for x in p.vars} & labeled
-        )
+        resources = store.current().posted(CumulativeProp)
+        self.tasks = sorted({x for p in resources for x in p.vars} & set(idxs))
         """The labeled start variables of tasks on resources, which probes schedule."""
-        durations = [d for p in store.current().posted(CumulativeProp) for d in p.dur]
+        durations = [d for p in resources for d in p.dur]
         self.spread = sum(durations) / max(len(durations), 1) / 2
         """How far apart two earliest starts may be and still come in either order in a shuffled dive."""
         self.unit = 2 * len(self.tasks) + 16
         """A dive's nodes, times Luby's sequence."""
         self.limit = PROBE_NODES + 4 * len(idxs)
         """Each probe's nodes in the next round (doubling from round to round)."""
-        self.rng = random.Random(0)
+        self.rng = Random(0)
         self.due = 0
         """Branch and bound's nodes until the next round (as many as the last round spent; the
         first round is at its root)."""
@@ -153,13 +127,6 @@ class Probes:
         D[j] = self._within(D[j], t)
         if not D[j] or not fixpoint(D, {j}, model) or not self.tighten(D):
             return "none"  # refuted before any choice: a proof
-        left = [0]
-
-        def prune(D: list[Dom]) -> bool:
-            left[0] -= 1
-            if left[0] < 0:
-                raise _Spent
-            return self.tighten(D)
 
         def accept(D: list[Dom]) -> bool:
             self.record(D)
@@ -168,17 +135,26 @@ class Probes:
         used, dive = 0, 0
         try:
             while used < limit:  # dives, restarted with their nodes growing as Luby's sequence
-                left[0] = budget = min(luby(dive) * self.unit, limit - used)
+                allowance = Allowance(min(luby(dive) * self.unit, limit - used), self.tighten)
                 try:
-                    for D1 in self._set_times(D, model, prune, dive > 0):
-                        for _ in self.search(
-                            D1, self.store, self.idxs, "min", "up", accept=accept, prune=prune
-                        ):
-                            pass  # accept raises: nothing is yielded
-                except _Spent:
+                    for D1 in self._set_times(D, model, allowance.prune, dive > 0):
+                        # accept raises at a solution: nothing is yielded, the search runs out
+                        next(
+                            self.search(
+                                D1,
+                                self.store,
+                                self.idxs,
+                                "min",
+                                "up",
+                                accept=accept,
+                                prune=allowance.prune,
+                            ),
+                            None,
+                        )
+                except Spent:
                     pass
                 finally:
-                    used += budget - max(left[0], 0)
+                    used += allowance.used
                 dive += 1
         except _Found:
             return "found"

@@ -26,25 +26,18 @@ from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Any, Literal
 
+from .dives import Allowance, Search, Spent, luby
 from .domain import Dom
-from .probing import luby
 from .store import FDStore
 
 if TYPE_CHECKING:
     from ..logic.state import State
-
-Search = Callable[..., Iterator[Any]]
-""":func:`relqueens.fd.labeling.search`, passed in (labeling imports this module)."""
 
 FIRST_NODES = 1000
 """The labeling's own nodes, beside four for each variable, before the first restart."""
 
 RESTARTABLE = ("ff", "ffc", "min", "max")
 """The selections whose ties restarts break at random (``leftmost`` has none)."""
-
-
-class _Spent(Exception):
-    """A restart used up its nodes."""
 
 
 class Restarts:
@@ -115,36 +108,28 @@ class Restarts:
 
     def turn(self, nodes: int) -> tuple[State, tuple[Dom, ...]] | Literal[False] | None:
         """Restarts for ``nodes`` nodes: a solution (its state and labels), ``False``, or ``None``: none exists."""
-        left, spent = [0], 0
-
-        def prune(D: list[Dom]) -> bool:
-            left[0] -= 1
-            if left[0] < 0:
-                raise _Spent
-            return True
-
-        idxs = self.idxs
+        spent = 0
         while spent < nodes:
-            left[0] = budget = min(luby(self.count) * self.unit, nodes - spent)
+            allowance = Allowance(min(luby(self.count) * self.unit, nodes - spent))
             self.count += 1
             try:
                 for D in self.search(
                     self.D0,
                     self.store,
-                    idxs,
+                    self.idxs,
                     self.select,
                     accept=_keep,
-                    prune=prune,
+                    prune=allowance.prune,
                     **self.options,
                 ):
                     state = self.accept(D)
                     if state is not False:
-                        return state, tuple(D[i] for i in idxs)
+                        return state, tuple(D[i] for i in self.idxs)
                 return None  # the whole tree, searched within the nodes: no solution
-            except _Spent:
+            except Spent:
                 pass
             finally:
-                spent += budget - max(left[0], 0)
+                spent += allowance.used
         return False
 
 
