@@ -531,7 +531,7 @@ def _problems() -> list[Problem]:
                 read_jobshop(DATA / f"{name}.txt"),
                 optimum,
             )
-            for name, optimum in (("la01", 666), ("la05", 593))
+            for name, optimum in (("la01", 666), ("la02", 655), ("la05", 593))
         ),
     ]
 

@@ -734,7 +734,7 @@ class Label(Goal):
             return bool(nd) and fixpoint(D, queue, model)
 
         probes = (
-            Probes(search, store, idxs, j, sense, best, record, tighten)
+            Probes(search, store, idxs, j, sense, best, incumbent, record, tighten)
             if scheduling(model) and Probes.usable(store, j)
             else None
         )

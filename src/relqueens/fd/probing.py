@@ -18,35 +18,76 @@ that grow as Luby's sequence and random ties:
   proves nothing);
 * it runs out of nodes: nothing is learnt, and the next probe aims higher.
 
-A round of probes ends when the range is closed or every target left ran
-out of nodes. Branch and bound runs one round first, then a round with
-twice the nodes each time it has itself spent as many as the last round
-did. It still proves the optimum, by its complete search under the bound:
-the probes only hand it a better bound, sooner.
+Halving stalls a few steps above the optimum: la02 reached 660 (the
+optimum is 655) and no dive from the root found better in a minute. So a
+round goes on with *neighbourhoods* of the best schedule (large
+neighbourhood search, by precedences): a random share of the tasks is set
+free, the others keep their order on each resource, and short dives look
+for a better schedule among those. la02 then takes a few seconds.
+
+A round ends when the range is closed, or every target left ran out of
+nodes and the neighbourhoods (from the second round on: at the root the
+complete search gets its chance first) had a probe's nodes. Branch and bound
+runs one round first, then, after a round that improved the best, another
+at its next node; otherwise a round with twice the nodes each time it has
+itself spent as many as the last round did. It still proves the optimum,
+by its complete search under the bound: the probes only hand it a better
+bound, sooner.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from random import Random
-from typing import TYPE_CHECKING
 
 from ..logic.limits import current_budget
 from .dives import Allowance, Search, Spent, luby
 from .domain import Dom
-from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
+from .propagators import LeOffset, fixed, fixpoint, high, keep_ge, keep_le, low
 from .scheduling import CumulativeProp
-from .store import FDStore
-
-if TYPE_CHECKING:
-    from .store import Model
+from .store import FDStore, Model
 
 PROBE_NODES = 64
 """A probe's nodes in the first round, beside four for each variable labeled."""
 
 
+SHARE = 0.3
+"""The share of the tasks the first neighbourhood of the best schedule sets free (see
+:meth:`Probes.neighbourhood`)."""
+
+
 class _Found(Exception):
     """A probe found a solution within its target."""
+
+
+class Ordered:
+    """``model`` as :func:`~relqueens.fd.propagators.fixpoint` sees it, with the precedences
+    ``before`` added: a neighbourhood's model, without a copy of the rest."""
+
+    __slots__ = ("cut", "hot", "off")
+
+    def __init__(self, model: Model, before: list[LeOffset]) -> None:
+        boundwatch, plain = model.boundwatch[:], model.plain[:]
+        for p in before:
+            for x in p.vars:
+                boundwatch[x] = [*boundwatch[x], p]
+                plain[x] = False  # a fixed x wakes its precedences too
+        off, rows, masks, cuts, _, eager, watch, fixwatch, _, slowwatch, supportwatch = model.hot
+        self.off, self.cut = off, model.cut
+        self.hot = (
+            off,
+            rows,
+            masks,
+            cuts,
+            plain,
+            eager,
+            watch,
+            fixwatch,
+            boundwatch,
+            slowwatch,
+            supportwatch,
+        )
 
 
 def scheduling(model: Model) -> bool:
@@ -72,16 +113,24 @@ class Probes:
         j: int,
         sense: str,
         best: list[int | float],
+        incumbent: list[list[Dom]],
         record: Callable[[list[Dom]], bool],
         tighten: Callable[[list[Dom]], bool],
     ) -> None:
         self.search, self.store, self.idxs, self.j, self.sign = search, store, idxs, j, sense
-        self.best, self.record, self.tighten = best, record, tighten
+        self.best, self.incumbent, self.record, self.tighten = best, incumbent, record, tighten
         d, off = store.D[j], store.model.off[j]
         self.lo: int = low(d, off) if sense == "min" else -high(d, off)  # type: ignore[assignment]  # finite: see usable
         resources = store.current().posted(CumulativeProp)
         self.tasks = sorted({x for p in resources for x in p.vars} & set(idxs))
         """The labeled start variables of tasks on resources, which probes schedule."""
+        self.resources = [
+            [(x, d) for x, d, h in zip(p.vars, p.dur, p.height, strict=True) if d and h]
+            for p in resources
+        ]
+        """Each resource's tasks that take time on it, as ``(start, duration)``."""
+        self.share = SHARE
+        """The share of the tasks a neighbourhood sets free (see :meth:`neighbourhood`)."""
         durations = [d for p in resources for d in p.dur]
         self.spread = sum(durations) / max(len(durations), 1) / 2
         """How far apart two earliest starts may be and still come in either order in a shuffled dive."""
@@ -90,6 +139,7 @@ class Probes:
         self.limit = PROBE_NODES + 4 * len(idxs)
         """Each probe's nodes in the next round (doubling from round to round)."""
         self.rng = Random(0)
+        self.rounds = 0
         self.due = 0
         """Branch and bound's nodes until the next round (as many as the last round spent; the
         first round is at its root)."""
@@ -127,6 +177,10 @@ class Probes:
         D[j] = self._within(D[j], t)
         if not D[j] or not fixpoint(D, {j}, model) or not self.tighten(D):
             return "none"  # refuted before any choice: a proof
+        return self._dives(D, model, limit)
+
+    def _dives(self, D: list[Dom], model: Model | Ordered, limit: int) -> str:
+        """Dives from ``D`` (propagated by ``model``) in ``limit`` nodes: ``found`` or ``spent``."""
 
         def accept(D: list[Dom]) -> bool:
             self.record(D)
@@ -162,8 +216,58 @@ class Probes:
             self.due += used
         return "spent"  # or dives that found nothing: not a proof (postponing is a heuristic)
 
+    def neighbourhood(self, limit: int) -> str:
+        """Dives for a schedule better than the best, near it, in ``limit`` nodes.
+
+        Each task is set free at random, with probability :attr:`share`; the
+        others keep their order on each resource (a task that ended before
+        the next began there still does), and the dives look for a better
+        schedule among those. The outcome says how many to free next time:
+        ``none`` (no better schedule keeps that order) frees a few more,
+        ``spent`` fewer (a spent dive costs more than a refutation). With
+        every task free, ``none`` is a proof: nothing is better than the best.
+        """
+        off, best = self.store.model.off, self.incumbent[0]
+        start = {x: low(best[x], off[x]) for tasks in self.resources for x, _ in tasks}
+        free = {x for x in start if self.rng.random() < self.share}
+        top = self._z(self.best[0])
+        model, D, queue = self._ordered(start, free, top - 1)
+        self.due += 1  # a node, found or not
+        budget = current_budget()
+        if budget is not None:
+            budget.tick()
+        if not fixpoint(D, queue, model) or not self.tighten(D):
+            if len(free) == len(start):
+                self.lo = top
+            self.share = min(self.share * 1.03, 1.0)
+            return "none"
+        outcome = self._dives(D, model, limit)
+        if outcome == "spent":
+            self.share *= 0.9
+        return outcome
+
+    def _ordered(
+        self, start: dict[int, int | float], free: set[int], t: int
+    ) -> tuple[Ordered, list[Dom], set[int]]:
+        """The model with the tasks but ``free`` kept in the order of ``start`` on each resource,
+        the domains with ``z <= t``, and the variables to propagate."""
+        before = []
+        for tasks in self.resources:
+            kept = sorted((start[x], x, d) for x, d in tasks if x not in free)
+            before += [
+                LeOffset(a, b, -da) for (sa, a, da), (sb, b, _) in pairwise(kept) if sa + da <= sb
+            ]
+        D = self.store.D[:]
+        D[self.j] = self._within(D[self.j], t)
+        queue = {self.j} | {x for p in before for x in p.vars}
+        return Ordered(self.store.current(), before), D, queue
+
     def _set_times(
-        self, D0: list[Dom], model: Model, prune: Callable[[list[Dom]], bool], shuffled: bool
+        self,
+        D0: list[Dom],
+        model: Model | Ordered,
+        prune: Callable[[list[Dom]], bool],
+        shuffled: bool,
     ) -> Iterator[list[Dom]]:
         """Domains with every task started, by *schedule or postpone*, depth first.
 
@@ -211,19 +315,32 @@ class Probes:
             self.round()
 
     def round(self) -> None:
-        """Probes halving the open range until it closes or every target left is spent.
+        """Probes halving the open range until it closes or every target left is spent, then
+        (after the first round) neighbourhoods of the best for a probe's nodes.
 
-        A round that finds nothing to probe waits as many nodes as a probe may take.
+        A round that improved the best is followed by another at the next
+        node; one that found nothing to probe waits as many nodes as a probe may take.
         """
-        limit = self.limit
+        limit, before = self.limit, self.best[:]
         self.due = 0  # the probes add the nodes they spend
         try:
             self._halve(limit)
+            if self.rounds:  # the first round, at the root, leaves the proof its chance
+                self._improve(limit)
+            self.rounds += 1
         finally:
-            if self.due:
+            if self.best != before and before:
+                self.due = 1  # improving: another round at the next node
+            elif self.due:
                 self.limit *= 2
             else:
                 self.due = limit
+
+    def _improve(self, limit: int) -> None:
+        """Neighbourhoods of the best until it is proved optimal or ``limit`` nodes are spent."""
+        until = self.due + limit
+        while self.best and not self.closed() and self.due < until:
+            self.neighbourhood(self.unit // 2)
 
     def _halve(self, limit: int) -> None:
         spent = self.lo - 1  # the highest target that ran out of nodes
