@@ -40,13 +40,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 from random import Random
+from typing import TYPE_CHECKING
 
 from ..logic.limits import current_budget
 from .dives import Allowance, Search, Spent, luby
 from .domain import Dom
 from .propagators import LeOffset, fixed, fixpoint, high, keep_ge, keep_le, low
 from .scheduling import CumulativeProp
-from .store import FDStore, Model
+from .store import FDStore
+
+if TYPE_CHECKING:
+    from .store import Model
 
 PROBE_NODES = 64
 """A probe's nodes in the first round, beside four for each variable labeled."""
@@ -73,20 +77,9 @@ class Ordered:
             for x in p.vars:
                 boundwatch[x] = [*boundwatch[x], p]
                 plain[x] = False  # a fixed x wakes its precedences too
-        off, rows, masks, cuts, _, eager, watch, fixwatch, _, slowwatch, supportwatch = model.hot
-        self.off, self.cut = off, model.cut
-        self.hot = (
-            off,
-            rows,
-            masks,
-            cuts,
-            plain,
-            eager,
-            watch,
-            fixwatch,
-            boundwatch,
-            slowwatch,
-            supportwatch,
+        self.off, self.cut = model.off, model.cut
+        self.hot = model.lists(
+            model.watch, model.fixwatch, boundwatch, model.slowwatch, model.supportwatch, plain
         )
 
 
@@ -251,7 +244,7 @@ class Probes:
     ) -> tuple[Ordered, list[Dom], set[int]]:
         """The model with the tasks but ``free`` kept in the order of ``start`` on each resource,
         the domains with ``z <= t``, and the variables to propagate."""
-        before = []
+        before: list[LeOffset] = []
         for tasks in self.resources:
             kept = sorted((start[x], x, d) for x, d in tasks if x not in free)
             before += [
@@ -321,7 +314,7 @@ class Probes:
         A round that improved the best is followed by another at the next
         node; one that found nothing to probe waits as many nodes as a probe may take.
         """
-        limit, before = self.limit, self.best[:]
+        limit, was = self.limit, self.best[:]
         self.due = 0  # the probes add the nodes they spend
         try:
             self._halve(limit)
@@ -329,7 +322,7 @@ class Probes:
                 self._improve(limit)
             self.rounds += 1
         finally:
-            if self.best != before and before:
+            if was and self.best != was:
                 self.due = 1  # improving: another round at the next node
             elif self.due:
                 self.limit *= 2

@@ -247,15 +247,17 @@ class Model:
         boundwatch: Wakes,
         slowwatch: Wakes,
         supportwatch: Sequence[Sequence[tuple[int, int, int, Woken]]],
+        plain: list[bool] | None = None,
     ) -> Hot:
         """What :func:`~relqueens.fd.propagators.fixpoint` reads, in one tuple (its lists grow
-        in place), with these wake lists (the model's own, or a trace's watched ones)."""
+        in place), with these wake lists (the model's own, a trace's watched ones, or a
+        neighbourhood's with precedences added) and ``plain`` flags (default: the model's)."""
         return (
             self.off,
             self.rows,
             self.masks,
             self.cuts,
-            self.plain,
+            self.plain if plain is None else plain,
             self.eager,
             watch,
             fixwatch,
