@@ -481,7 +481,7 @@ class Posting:
                 taken.add(w + k)
             else:
                 return False
-        members = self.rooted(members)
+        stated, members = members, self.rooted(members)
         if len(set(members)) < len(members):
             return False  # two terms one equality keeps equal
         D, off = self.store.D, self.store.model.off
@@ -493,25 +493,30 @@ class Posting:
         if len(members) > 1:
             return (
                 self.group(members, c)
-                and self.pigeonhole(members, c)
+                and self.pigeonhole(members, c, stated)
                 and (any(k for _, k in members) or self.differences([i for i, _ in members], c))
             )
         return True
 
-    def pigeonhole(self, members: list[tuple[int, int]], c: Postable) -> bool:
+    def pigeonhole(
+        self, members: list[tuple[int, int]], c: Postable, stated: list[tuple[int, int]]
+    ) -> bool:
         """Add :class:`Pigeonhole` to a ``distinct`` group whose members share about as many values.
 
         Where it crosses another such group, both look for naked sets too.
         The domains are read before propagation, so a group counts as close
-        to a permutation with up to :attr:`Pigeonhole.SLACK` values to spare.
+        to a permutation with up to :attr:`Pigeonhole.SLACK` values to spare;
+        they are read from the terms as ``stated``, before :meth:`rooted`
+        (a copy ``y == x + 5`` has its own domain; ``x``'s, shifted, may not
+        be narrowed yet).
         """
         D, off = self.store.D, self.store.model.off
+        union, low = 0, min(off[j] + cj for j, cj in stated)
+        for j, cj in stated:
+            union |= D[j] << (off[j] + cj - low)
+        spare = union.bit_count() - len(members)
         base = min(off[j] + cj for j, cj in members)
         shifts = tuple((j, off[j] + cj - base) for j, cj in members)
-        union = 0
-        for j, s in shifts:
-            union |= D[j] << s
-        spare = union.bit_count() - len(members)
         if spare < 0 or spare > Pigeonhole.SLACK:
             return spare > 0
         own = {j for j, _ in members}

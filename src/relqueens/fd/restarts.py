@@ -13,6 +13,10 @@ stopped after a number of nodes that grows as Luby's sequence, the turns
 doubling. Whichever finds a solution first gives
 the first answer; the labeling's search then goes on where it was, giving
 every other solution in its order (the restarts' one is not given twice).
+With ``ff`` or ``ffc`` over a permutation (a ``distinct`` group with as
+many values as members), the restarts branch on values as well
+(:mod:`relqueens.fd.dual`) and get as many nodes as the labeling (at
+most twice the cost, then).
 A restart that runs out of branches before its nodes is a complete search:
 there is no solution. A search that finds its first solution soon never
 meets a restart, and one whose restarts never win costs at most half as
@@ -26,6 +30,7 @@ from operator import itemgetter
 from random import Random
 from typing import TYPE_CHECKING, Any, Literal
 
+from . import dual
 from .dives import Allowance, Search, Spent, luby
 from .domain import Dom
 from .store import FDStore
@@ -38,6 +43,9 @@ FIRST_NODES = 1000
 
 RESTARTABLE = ("ff", "ffc", "min", "max")
 """The selections whose ties restarts break at random (``leftmost`` has none)."""
+
+BY_VALUE = ("ff", "ffc")
+"""The selections whose restarts may branch on a value of a permutation instead (:mod:`relqueens.fd.dual`)."""
 
 
 class Restarts:
@@ -61,13 +69,18 @@ class Restarts:
     ) -> None:
         self.search, self.D0, self.store, self.idxs, self.options = search, D0, store, idxs, options
         self.accept = accept
-        self.select = restart(Random(0))  # the same answers every time
+        self.rng = Random(0)  # the same answers every time
+        self.select = restart(self.rng)
+        self.groups: list[dual.Group] = []
         self.unit = 2 * len(idxs) + 16
         self.count = 0
 
     def raced(self, select: str) -> Iterator[State]:
         """The answers of the labeling by ``select``, its first raced for with restarts."""
         idxs, accept = self.idxs, self.accept
+        if select in BY_VALUE:
+            groups = dual.permutations(self.store.current(), self.D0)
+            self.groups = groups if dual.usable(self.D0, idxs, groups) else []
         turn = max(1, FIRST_NODES + 4 * len(idxs))
         due, racing = [turn], [True]
 
@@ -86,7 +99,8 @@ class Restarts:
                     yield state
                     break
                 continue
-            found = self.turn(max(1, turn // 2))  # the labeling paused: restarts for half as many
+            # the labeling paused: restarts for half as many nodes (as many, by values)
+            found = self.turn(max(1, turn if self.groups else turn // 2))
             if found is None:
                 return  # a restart searched the whole tree: no solution
             if found is not False:
@@ -113,15 +127,7 @@ class Restarts:
             allowance = Allowance(min(luby(self.count) * self.unit, nodes - spent))
             self.count += 1
             try:
-                for D in self.search(
-                    self.D0,
-                    self.store,
-                    self.idxs,
-                    self.select,
-                    accept=_keep,
-                    prune=allowance.prune,
-                    **self.options,
-                ):
+                for D in self.dive(allowance.prune):
                     state = self.accept(D)
                     if state is not False:
                         return state, tuple(D[i] for i in self.idxs)
@@ -131,6 +137,16 @@ class Restarts:
             finally:
                 spent += allowance.used
         return False
+
+    def dive(self, prune: Callable[[list[Dom]], bool]) -> Iterator[list[Dom]]:
+        """One search from the root, by values of permutations where there are any."""
+        if self.groups:
+            return dual.dives(
+                self.D0, self.store, self.idxs, self.select, self.groups, self.rng, prune
+            )
+        return self.search(
+            self.D0, self.store, self.idxs, self.select, accept=_keep, prune=prune, **self.options
+        )
 
 
 def _keep(D: list[Dom]) -> list[Dom]:

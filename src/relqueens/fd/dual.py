@@ -1,0 +1,188 @@
+"""Dual branching: which member of a permutation takes a value, for the restarts' dives.
+
+Where a group of variables must all differ and has just as many values as
+members (a permutation), every value is taken by exactly one of them, so a
+search may branch on a value instead of a variable: one branch for each
+member that can still take it. A value few members can take is a choice as
+narrow as a variable with few values, and often narrower: on Langford's
+L(3, n), positions covered by few triples are where the search fails first
+(exact cover's rule, Knuth's Algorithm X). :func:`dives` is a depth-first
+search that at each node takes the narrowest of both: the variable its
+selector picks, or the value of a permutation with fewer candidates than
+that variable has values (ties among values at random), and tries its
+branches in random order: a fixed value order made every dive alike on
+Langford's sequences, so restarts found nothing a first dive had not. It is
+for the restarts (:mod:`relqueens.fd.restarts`), which look for any first
+solution and leave the labeling's own order to the labeling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from random import Random
+from typing import TYPE_CHECKING
+
+from ..logic.limits import current_budget
+from .domain import Dom
+from .globals import AllDistinctProp
+from .propagators import Pigeonhole, fixpoint
+
+if TYPE_CHECKING:
+    from .store import FDStore, Model
+
+Group = tuple[tuple[int, int], ...]
+"""A group's members as ``(variable, shift)``: the shift aligns its bitset on the group's base."""
+
+LEVELS = 8
+"""Values taken by up to this many members are counted (a value with more is never chosen)."""
+
+
+def permutations(model: Model, D: list[Dom]) -> list[Group]:
+    """The all-different groups of ``model`` over as many values as members in ``D``, aligned on one base."""
+    groups: list[Group] = [p.shifts for p in model.posted(Pigeonhole)]
+    for p in model.posted(AllDistinctProp):
+        base = min(model.off[x] + c for x, c in p.members)
+        groups.append(tuple((x, model.off[x] + c - base) for x, c in p.members))
+    return [g for g in dict.fromkeys(groups) if _spare(D, g) == 0]
+
+
+def _spare(D: list[Dom], group: Group) -> int:
+    union = 0
+    for j, s in group:
+        d = D[j]
+        if type(d) is not int:
+            return -1  # a wide member: not branched on by value
+        union |= d << s
+    return union.bit_count() - len(group)
+
+
+def narrowest_value(
+    D: list[Dom], groups: list[Group], below: int, rng: Random
+) -> list[tuple[int, Dom]] | None:
+    """The branches ``(variable, bit)`` for a value of a permutation with fewer than ``below`` candidates, or ``None``.
+
+    The value is one with the fewest candidates (ties at random); counts are
+    bit-sliced: ``levels[t]`` holds the values at least ``t + 1`` open members can take.
+
+    >>> narrowest_value([0b11, 0b11, 0b111], [((0, 0), (1, 0), (2, 0))], 3, Random(0))
+    [(2, 4)]
+    """
+    top = min(below - 1, LEVELS)
+    best: tuple[int, int, Group] | None = None
+    for group in groups:
+        levels = [0] * (top + 1)
+        taken = 0
+        for j, s in group:
+            d = D[j] << s
+            if not d & (d - 1):
+                taken |= d
+                continue
+            for t in range(top, 0, -1):
+                levels[t] |= levels[t - 1] & d
+            levels[0] |= d
+        if (levels[0] | taken).bit_count() != len(group):
+            continue  # more values than members (a value may go untaken); fewer: propagation fails it
+        for count in range(1, top + 1 if best is None else best[0]):
+            few = levels[0] & ~levels[count] & ~taken
+            if few:
+                best = (count, _pick(few, rng), group)
+                break
+    if best is None:
+        return None
+    _, bit, group = best
+    return [(j, bit >> s) for j, s in group if (D[j] << s) & bit]
+
+
+def _pick(bits: int, rng: Random) -> int:
+    """One of the set bits of ``bits``, at random."""
+    k = rng.randrange(bits.bit_count())
+    for _ in range(k):
+        bits &= bits - 1
+    return bits & -bits
+
+
+def dives(
+    D0: list[Dom],
+    store: FDStore,
+    idxs: list[int],
+    select: Callable[[list[Dom], list[int], int, Model], int],
+    groups: list[Group],
+    rng: Random,
+    prune: Callable[[list[Dom]], bool],
+) -> Iterator[list[Dom]]:
+    """Depth-first solutions of ``idxs`` from ``D0`` (at a fixpoint), branching on variables or values.
+
+    Each solution is yielded as the labeling would reach it: ``D0`` with the
+    labels set, propagated (the dual choices leave no other variable narrower).
+    ``prune(D)`` is called before each branch (it may raise to stop the dive).
+    """
+    model = store.current()
+    budget = current_budget()
+    first = _branches(D0, idxs, select, groups, rng, model)
+    if first is None:
+        yield from _leaf(D0, D0, idxs, model)
+        return
+    stack = [(D0, first)]
+    while stack:
+        if budget is not None:
+            budget.tick()
+        D, branches = stack[-1]
+        if not branches:
+            stack.pop()
+            continue
+        if not prune(D):
+            stack.pop()
+            continue
+        i, bit = branches.pop()
+        C = D[:]
+        C[i] = bit
+        if not fixpoint(C, {i}, model):
+            continue
+        below = _branches(C, idxs, select, groups, rng, model)
+        if below is None:
+            yield from _leaf(C, D0, idxs, model)
+        else:
+            stack.append((C, below))
+
+
+def _branches(
+    D: list[Dom],
+    idxs: list[int],
+    select: Callable[[list[Dom], list[int], int, Model], int],
+    groups: list[Group],
+    rng: Random,
+    model: Model,
+) -> list[tuple[int, Dom]] | None:
+    """A node's branches in random order, the first last (``None``: every label fixed)."""
+    k = select(D, idxs, 0, model)
+    if k < 0:
+        return None
+    i = idxs[k]
+    d = D[i]
+    assert type(d) is int  # dives run over bitsets only
+    branches = narrowest_value(D, groups, d.bit_count(), rng)
+    if branches is None:
+        branches = []
+        while d:
+            bit = d & -d
+            branches.append((i, bit))
+            d ^= bit
+    rng.shuffle(branches)
+    return branches
+
+
+def _leaf(C: list[Dom], D0: list[Dom], idxs: list[int], model: Model) -> Iterator[list[Dom]]:
+    """The labeling's own leaf for the labels of solution ``C``."""
+    if C is D0:
+        yield D0
+        return
+    D = D0[:]
+    for i in idxs:
+        D[i] = C[i]
+    if fixpoint(D, set(idxs), model):
+        yield D
+
+
+def usable(D0: list[Dom], idxs: list[int], groups: list[Group]) -> bool:
+    """Whether :func:`dives` applies: some permutation, and every label a bitset."""
+    return bool(groups) and all(type(D0[i]) is int for i in idxs)

@@ -1,0 +1,166 @@
+"""Dual branching in the restarts: which member of a permutation takes a value.
+
+The restarts racing a first-fail labeling may branch on a value of a group
+that must take every value of its members (:mod:`relqueens.fd.dual`). The
+choice of value is checked against counting by hand, and the answers of a
+raced labeling over such groups against brute force and the plain labeling:
+the same answers, residual domains included, the rest in the labeling's order.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from random import Random
+from unittest.mock import patch
+
+from hypothesis import event, given
+from hypothesis import strategies as st
+from test_fd_property import SETTINGS, brute, residual_sets, run, shuffled
+from test_restarts import racing_from
+
+from relqueens import fd, vars
+from relqueens.fd import dual
+from relqueens.fd.restarts import BY_VALUE
+
+# -- the value chosen ----------------------------------------------------------------------
+
+
+@st.composite
+def groups_and_domains(draw):
+    """Domains (bitsets) at a fixpoint of value elimination, and one or two groups over them."""
+    n = draw(st.integers(2, 6))
+    fixed = draw(st.lists(st.integers(0, n - 1), max_size=n - 1, unique=True))
+    free = [v for v in range(n) if v not in fixed]
+    D = [1 << v for v in fixed]
+    while len(D) < n:  # the open members lack the fixed values, as value elimination leaves them
+        values = draw(st.sets(st.sampled_from(free), min_size=min(2, len(free)), max_size=6))
+        D.append(sum(1 << v for v in values))
+    D = shuffled(draw, D)
+    groups = [tuple((j, 0) for j in range(n))]  # over 0..n-1: often a permutation
+    if draw(st.booleans()):
+        members = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+        groups.append(tuple((j, draw(st.integers(0, 2))) for j in members))
+    return D, shuffled(draw, groups), draw(st.integers(1, 10)), draw(st.integers(0, 2**32))
+
+
+def by_hand(D, group):
+    """``None`` unless ``group`` is a permutation; else the open values and their candidates."""
+    values = [{v + s for v in range(8) if D[j] >> v & 1} for j, s in group]
+    if len(set().union(*values)) != len(group):
+        return None
+    fixed = {next(iter(vs)) for vs in values if len(vs) == 1}
+    opens = set().union(*(vs for vs in values if len(vs) > 1)) - fixed
+    return {v: sum(v in vs for vs in values if len(vs) > 1) for v in opens}
+
+
+@SETTINGS
+@given(groups_and_domains())
+def test_the_value_branched_on_has_the_fewest_candidates(model):
+    D, groups, below, seed = model
+    counts = [c for c in (by_hand(D, g) for g in groups) if c is not None]
+    eligible = [n for c in counts for n in c.values() if n < below and n <= dual.LEVELS]
+    got = dual.narrowest_value(D, groups, below, Random(seed))
+    event("by value" if got else "by variable")
+    if not eligible:
+        assert got is None
+        return
+    assert got is not None
+    fewest = min(eligible)
+    # the branches: every open member of one permutation that can take one value, as its own bit
+    assert len(got) == fewest
+    chosen = {(j, bit) for j, bit in got}
+    matches = []
+    for g in groups:
+        c = by_hand(D, g)
+        for v, k in (c or {}).items():
+            if k == fewest:
+                branch = {(j, 1 << (v - s)) for j, s in g if v >= s and D[j] >> (v - s) & 1}
+                matches.append(branch)
+    assert chosen in matches
+
+
+# -- raced labelings over permutations ------------------------------------------------------
+
+
+@st.composite
+def permutation_models(draw):
+    """A group of terms that must take all of ``0..k-1``, some of them copies ``y == x + c``.
+
+    Returns ``(n, domains, copies, members, labeled, select, kind)``.
+    """
+    n = draw(st.integers(2, 5))
+    domains = [draw(st.sets(st.integers(0, n - 1), min_size=2, max_size=n)) for _ in range(n)]
+    copies = []
+    for j in range(1, n):
+        if draw(st.integers(0, 2)) == 0:
+            copies.append((j, draw(st.integers(0, j - 1)), draw(st.integers(1, 2))))
+    labeled = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    select = draw(st.sampled_from(BY_VALUE))
+    kind = draw(st.sampled_from(["distinct", "all_distinct"]))
+    return n, domains, copies, shuffled(draw, list(range(n))), labeled, select, kind
+
+
+def goals(vs, model):
+    _, domains, copies, members, labeled, select, kind = model
+    gs = [fd.in_(vs[i], fd.domain(*sorted(d))) for i, d in enumerate(domains)]
+    gs += [vs[j] == vs[i] + c for j, i, c in copies]
+    gs.append(getattr(fd, kind)([vs[m] for m in members]))
+    return [*gs, fd.label([vs[i] for i in labeled], select=select)]
+
+
+def answers(model):
+    vs = vars(model[0])
+    found = run(0, tuple(vs), *goals(vs, model), residual=True)
+    return [tuple(frozenset(s) for s in residual_sets(a, model[0])) for a in found]
+
+
+@SETTINGS
+@given(permutation_models())
+def test_a_raced_labeling_over_a_permutation_gives_every_answer_once(model):
+    n, domains, copies, members, labeled, *_ = model
+    used = []
+    real = dual.dives
+
+    def counted(*args, **kwargs):
+        used.append(True)
+        return real(*args, **kwargs)
+
+    with racing_from(-100), patch.object(dual, "dives", counted):
+        raced = answers(model)
+    event("dual dives" if used else "no dives")
+    plain = answers(model)
+    assert sorted(raced, key=repr) == sorted(plain, key=repr)
+    assert len(set(raced)) == len(raced)
+    if raced:
+        assert raced[1:] == [a for a in plain if a != raced[0]]
+    checks = [lambda a, i=i, d=d: a[i] in d for i, d in enumerate(domains)]
+    checks += [lambda a, j=j, i=i, c=c: a[j] == a[i] + c for j, i, c in copies]
+    checks.append(lambda a: len({a[m] for m in members}) == len(members))
+    solutions = brute([set(range(n))] * n, checks)
+    projected = {tuple(a[i] for i in labeled) for a in solutions}
+    got = {tuple(next(iter(a[i])) for i in labeled) for a in raced}
+    assert all(len(a[i]) == 1 for a in raced for i in labeled)
+    assert got == projected
+
+
+def langford(n, k=3):
+    """L(k, n): positions of each number's copies, ``k`` copies, labeled by the first copies."""
+    pos = [vars(k) for _ in range(n)]
+    flat = [p for row in pos for p in row]
+    gs = [fd.in_(*flat, fd.interval(0, k * n - 1))]
+    for v, row in enumerate(pos, start=1):
+        gs += [row[c + 1] == row[c] + v + 1 for c in range(k - 1)]
+    gs.append(fd.distinct(flat))
+    return pos, [*gs, fd.label([row[0] for row in pos], select="ff")]
+
+
+def test_restarts_by_value_find_langford_triples():
+    """L(3, 17) by ff: restarts by variable alone needed over 20,000 nodes; by value, under 10,000."""
+    pos, gs = langford(17)
+    ((rows),) = run(1, pos, *gs, max_nodes=15_000)
+    seq = [0] * 51
+    for v, row in enumerate(rows, start=1):
+        assert [b - a for a, b in pairwise(row)] == [v + 1, v + 1]
+        for p in row:
+            seq[p] = v
+    assert sorted(seq) == sorted(list(range(1, 18)) * 3)
