@@ -84,9 +84,11 @@ def test_the_value_branched_on_has_the_fewest_candidates(model):
 
 @st.composite
 def permutation_models(draw):
-    """A group of terms that must take all of ``0..k-1``, some of them copies ``y == x + c``.
+    """A group of terms over ``0..n-1`` (often a permutation), some of them copies ``y == x + c``.
 
-    Returns ``(n, domains, copies, members, labeled, select, kind)``.
+    The terms are ``x + c`` (``c`` mostly 0); now and then one variable is
+    two terms (``x`` and ``x + 1``). Returns ``(n, domains, copies, members,
+    labeled, select, kind)``, ``members`` as ``(variable, c)``.
     """
     n = draw(st.integers(2, 5))
     domains = [draw(st.sets(st.integers(0, n - 1), min_size=2, max_size=n)) for _ in range(n)]
@@ -97,14 +99,19 @@ def permutation_models(draw):
     labeled = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
     select = draw(st.sampled_from(BY_VALUE))
     kind = draw(st.sampled_from(["distinct", "all_distinct"]))
-    return n, domains, copies, shuffled(draw, list(range(n))), labeled, select, kind
+    members = [(m, draw(st.sampled_from([0, 0, 0, 0, 1]))) for m in range(n)]
+    domains = [{v - c for v in d} for d, (_, c) in zip(domains, members)]  # x + c over 0..n-1
+    if draw(st.integers(0, 4)) == 0:  # x and x + 1: two views of one variable
+        m, c = draw(st.sampled_from(members))
+        members.append((m, 1 - c))
+    return n, domains, copies, shuffled(draw, members), labeled, select, kind
 
 
 def goals(vs, model):
     _, domains, copies, members, labeled, select, kind = model
     gs = [fd.in_(vs[i], fd.domain(*sorted(d))) for i, d in enumerate(domains)]
     gs += [vs[j] == vs[i] + c for j, i, c in copies]
-    gs.append(getattr(fd, kind)([vs[m] for m in members]))
+    gs.append(getattr(fd, kind)([vs[m] + c if c else vs[m] for m, c in members]))
     return [*gs, fd.label([vs[i] for i in labeled], select=select)]
 
 
@@ -135,8 +142,8 @@ def test_a_raced_labeling_over_a_permutation_gives_every_answer_once(model):
         assert raced[1:] == [a for a in plain if a != raced[0]]
     checks = [lambda a, i=i, d=d: a[i] in d for i, d in enumerate(domains)]
     checks += [lambda a, j=j, i=i, c=c: a[j] == a[i] + c for j, i, c in copies]
-    checks.append(lambda a: len({a[m] for m in members}) == len(members))
-    solutions = brute([set(range(n))] * n, checks)
+    checks.append(lambda a: len({a[m] + c for m, c in members}) == len(members))
+    solutions = brute([set(range(-1, n))] * n, checks)
     projected = {tuple(a[i] for i in labeled) for a in solutions}
     got = {tuple(next(iter(a[i])) for i in labeled) for a in raced}
     assert all(len(a[i]) == 1 for a in raced for i in labeled)
