@@ -9,6 +9,7 @@ the same answers, residual domains included, the rest in the labeling's order.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from itertools import pairwise
 from random import Random
 from unittest.mock import patch
@@ -19,7 +20,7 @@ from test_fd_property import SETTINGS, brute, residual_sets, run, shuffled
 from test_restarts import racing_from
 
 from relqueens import fd, vars
-from relqueens.fd import dual
+from relqueens.fd import dual, restarts
 from relqueens.fd.restarts import BY_VALUE
 
 # -- the value chosen ----------------------------------------------------------------------
@@ -96,7 +97,8 @@ def permutation_models(draw):
     for j in range(1, n):
         if draw(st.integers(0, 2)) == 0:
             copies.append((j, draw(st.integers(0, j - 1)), draw(st.integers(1, 2))))
-    labeled = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    some = st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True)
+    labeled = draw(st.one_of(st.just(list(range(n))), some))  # by value only if all are labeled
     select = draw(st.sampled_from(BY_VALUE))
     kind = draw(st.sampled_from(["distinct", "all_distinct"]))
     members = [(m, draw(st.sampled_from([0, 0, 0, 0, 1]))) for m in range(n)]
@@ -121,9 +123,20 @@ def answers(model):
     return [tuple(frozenset(s) for s in residual_sets(a, model[0])) for a in found]
 
 
+@contextmanager
+def long_dives(on):
+    """With ``on``, each turn of restarts gets 10,000 nodes: dives reach their leaves and ends."""
+    if not on:
+        yield
+        return
+    turn = restarts.Restarts.turn
+    with patch.object(restarts.Restarts, "turn", lambda self, nodes: turn(self, 10_000)):
+        yield
+
+
 @SETTINGS
-@given(permutation_models())
-def test_a_raced_labeling_over_a_permutation_gives_every_answer_once(model):
+@given(permutation_models(), st.booleans())
+def test_a_raced_labeling_over_a_permutation_gives_every_answer_once(model, long):
     n, domains, copies, members, labeled, *_ = model
     used = []
     real = dual.dives
@@ -132,7 +145,7 @@ def test_a_raced_labeling_over_a_permutation_gives_every_answer_once(model):
         used.append(True)
         return real(*args, **kwargs)
 
-    with racing_from(-100), patch.object(dual, "dives", counted):
+    with racing_from(-100), long_dives(long), patch.object(dual, "dives", counted):
         raced = answers(model)
     event("dual dives" if used else "no dives")
     plain = answers(model)
@@ -171,3 +184,51 @@ def test_restarts_by_value_find_langford_triples():
         for p in row:
             seq[p] = v
     assert sorted(seq) == sorted(list(range(1, 18)) * 3)
+
+
+def test_a_permutation_left_open_is_not_branched_on():
+    """p, q, r, not labeled, are a permutation of 0..2 that the ``!=`` rule out unseen by propagation.
+
+    The labeling's answers keep them open (residual); branching on their
+    values would refute every one and report no answer at all.
+    """
+
+    def query(kind):
+        a, b, p, q, r = vs = vars(5)
+        gs = [fd.in_(a, b, fd.interval(0, 3)), a != b + 1, fd.in_(p, q, r, fd.interval(0, 2))]
+        gs += [getattr(fd, kind)([p, q, r]), fd.ne(r, p + 1), fd.ne(r, q + 1), fd.ne(r, p + 2)]
+        gs += [fd.ne(q, r + 2), fd.ne(q, p + 1), fd.ne(p, q + 1)]
+        return [
+            tuple(frozenset(s) for s in residual_sets(ans, 5))
+            for ans in run(0, tuple(vs), *gs, fd.label([a, b], select="ff"), residual=True)
+        ]
+
+    for kind in ("distinct", "all_distinct"):
+        plain = query(kind)
+        with racing_from(-100), long_dives(True):
+            raced = query(kind)
+        assert len(plain) == 13  # 16 pairs but a == b + 1
+        assert sorted(raced, key=repr) == sorted(plain, key=repr)
+
+
+def test_a_restarts_answer_is_the_labelings_own_leaf():
+    """A 4x4 Sudoku, four cells labeled: the raced first answer has the residual domains the
+    labeling gives the same labels (set in another order, propagation left one cell narrower)."""
+
+    def query():
+        cells = vars(16)
+        gs = [fd.in_(*cells, fd.interval(1, 4))]
+        for i in range(4):
+            gs.append(fd.all_distinct(cells[4 * i : 4 * i + 4]))
+            gs.append(fd.all_distinct(cells[i::4]))
+            r, c = 2 * (i // 2), 2 * (i % 2)
+            gs.append(fd.all_distinct([cells[4 * (r + a) + c + b] for a in (0, 1) for b in (0, 1)]))
+        labeled = Random(89).sample(cells, 4)
+        found = run(0, tuple(cells), *gs, fd.label(labeled, select="ff"), residual=True)
+        return [tuple(frozenset(s) for s in residual_sets(ans, 16)) for ans in found]
+
+    plain = query()
+    with racing_from(-100), long_dives(True):
+        raced = query()
+    assert raced[1:] == [a for a in plain if a != raced[0]]
+    assert sorted(raced, key=repr) == sorted(plain, key=repr)

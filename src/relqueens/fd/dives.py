@@ -11,12 +11,17 @@ the next one gets, in units.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .domain import Dom
 
+if TYPE_CHECKING:
+    from .store import Model
+
 Search = Callable[..., Iterator[Any]]
 """:func:`relqueens.fd.labeling.search`, passed in (labeling imports the modules that dive)."""
+Selector = Callable[[list[Dom], list[int], int, "Model"], int]
+"""Picks the position in ``idxs`` of the next variable to label (-1: all fixed)."""
 
 
 class Spent(Exception):

@@ -23,27 +23,39 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from ..logic.limits import current_budget
+from .dives import Selector
 from .domain import Dom
 from .globals import AllDistinctProp
 from .propagators import Pigeonhole, fixpoint
 
 if TYPE_CHECKING:
-    from .store import FDStore, Model
+    from .store import Model
 
 Group = tuple[tuple[int, int], ...]
 """A group's members as ``(variable, shift)``: the shift aligns its bitset on the group's base."""
 
 LEVELS = 8
-"""Values taken by up to this many members are counted (a value with more is never chosen)."""
+"""Values that up to this many members can take are counted (a value more can take is never chosen)."""
 
 
-def permutations(model: Model, D: list[Dom]) -> list[Group]:
-    """The all-different groups of ``model`` over as many values as members in ``D``, aligned on one base."""
+def permutations(model: Model, D: list[Dom], idxs: list[int]) -> list[Group]:
+    """The all-different groups of ``model`` over as many values as members in ``D``, aligned on
+    one base, whose members are all labeled (in ``idxs``) and bitsets.
+
+    A member left open by the labeling could stay open at one of its leaves
+    (an answer with residual domains), which branching on its values would
+    miss.
+    """
     groups: list[Group] = [p.shifts for p in model.posted(Pigeonhole)]
     for p in model.posted(AllDistinctProp):
         base = min(model.off[x] + c for x, c in p.members)
         groups.append(tuple((x, model.off[x] + c - base) for x, c in p.members))
-    return [g for g in dict.fromkeys(groups) if _spare(D, g) == 0]
+    labeled = set(idxs)
+    return [
+        g
+        for g in dict.fromkeys(groups)
+        if labeled.issuperset(j for j, _ in g) and _spare(D, g) == 0
+    ]
 
 
 def _spare(D: list[Dom], group: Group) -> int:
@@ -103,36 +115,31 @@ def _pick(bits: int, rng: Random) -> int:
 
 def dives(
     D0: list[Dom],
-    store: FDStore,
+    model: Model,
     idxs: list[int],
-    select: Callable[[list[Dom], list[int], int, Model], int],
+    select: Selector,
     groups: list[Group],
     rng: Random,
     prune: Callable[[list[Dom]], bool],
 ) -> Iterator[list[Dom]]:
     """Depth-first solutions of ``idxs`` from ``D0`` (at a fixpoint), branching on variables or values.
 
-    Each solution is yielded as the labeling would reach it: ``D0`` with the
-    labels set, propagated (the dual choices leave no other variable narrower).
-    ``prune(D)`` is called before each branch (it may raise to stop the dive).
+    ``prune(D)`` is called before each branch (it may raise to stop the
+    dive); each branch counts as a node of the query's budget.
     """
-    model = store.current()
     budget = current_budget()
     first = _branches(D0, idxs, select, groups, rng, model)
     if first is None:
-        yield from _leaf(D0, D0, idxs, model)
+        yield D0
         return
     stack = [(D0, first)]
     while stack:
+        D, branches = stack[-1]
+        if not branches or not prune(D):
+            stack.pop()
+            continue
         if budget is not None:
             budget.tick()
-        D, branches = stack[-1]
-        if not branches:
-            stack.pop()
-            continue
-        if not prune(D):
-            stack.pop()
-            continue
         i, bit = branches.pop()
         C = D[:]
         C[i] = bit
@@ -140,7 +147,7 @@ def dives(
             continue
         below = _branches(C, idxs, select, groups, rng, model)
         if below is None:
-            yield from _leaf(C, D0, idxs, model)
+            yield C
         else:
             stack.append((C, below))
 
@@ -148,7 +155,7 @@ def dives(
 def _branches(
     D: list[Dom],
     idxs: list[int],
-    select: Callable[[list[Dom], list[int], int, Model], int],
+    select: Selector,
     groups: list[Group],
     rng: Random,
     model: Model,
@@ -169,18 +176,6 @@ def _branches(
             d ^= bit
     rng.shuffle(branches)
     return branches
-
-
-def _leaf(C: list[Dom], D0: list[Dom], idxs: list[int], model: Model) -> Iterator[list[Dom]]:
-    """The labeling's own leaf for the labels of solution ``C``."""
-    if C is D0:
-        yield D0
-        return
-    D = D0[:]
-    for i in idxs:
-        D[i] = C[i]
-    if fixpoint(D, set(idxs), model):
-        yield D
 
 
 def usable(D0: list[Dom], idxs: list[int], groups: list[Group]) -> bool:

@@ -29,6 +29,7 @@ from ..logic.limits import Exhausted, current_budget
 from ..logic.reify import reify
 from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
+from .dives import Selector
 from .domain import Dom, Domain, Wide, as_domain
 from .errors import DomainError
 from .implied import implied_resources
@@ -48,8 +49,6 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 Path: TypeAlias = "tuple[Path | None, int, Dom, list[Dom] | None, int]"
 """The choices down to a search node (beyond :data:`COPY_LIMIT` variables): ``(parent, i, bit, copy, depth)``."""
-Selector: TypeAlias = "Callable[[list[Dom], list[int], int, Model], int]"
-"""Picks the position in ``idxs`` of the next variable to label (-1: all fixed)."""
 
 SELECT = ("leftmost", "ff", "ffc", "min", "max")
 ORDER = ("up", "down", "mid")
@@ -648,6 +647,7 @@ class Label(Goal):
             restarts = Restarts(
                 search,
                 lambda rng: shuffled(select, rng),
+                SELECTORS[select],
                 D0,
                 store,
                 idxs,

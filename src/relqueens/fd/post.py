@@ -506,14 +506,16 @@ class Posting:
         Where it crosses another such group, both look for naked sets too.
         The domains are read before propagation, so a group counts as close
         to a permutation with up to :attr:`Pigeonhole.SLACK` values to spare;
-        they are read from the terms as ``stated``, before :meth:`rooted`
-        (a copy ``y == x + 5`` has its own domain; ``x``'s, shifted, may not
-        be narrowed yet).
+        a term's values are those both of its variable as ``stated`` and of
+        the root :meth:`rooted` reads it as (a copy ``y == x + 5`` has its own
+        domain, and ``x``'s, shifted, may not be narrowed yet, or the other
+        way round).
         """
         D, off = self.store.D, self.store.model.off
-        union, low = 0, min(off[j] + cj for j, cj in stated)
-        for j, cj in stated:
-            union |= D[j] << (off[j] + cj - low)
+        low = min(off[j] + cj for j, cj in (*stated, *members))
+        union = 0
+        for (j, cj), (r, cr) in zip(stated, members, strict=True):
+            union |= (D[j] << (off[j] + cj - low)) & (D[r] << (off[r] + cr - low))
         spare = union.bit_count() - len(members)
         base = min(off[j] + cj for j, cj in members)
         shifts = tuple((j, off[j] + cj - base) for j, cj in members)

@@ -13,14 +13,16 @@ stopped after a number of nodes that grows as Luby's sequence, the turns
 doubling. Whichever finds a solution first gives
 the first answer; the labeling's search then goes on where it was, giving
 every other solution in its order (the restarts' one is not given twice).
-With ``ff`` or ``ffc`` over a permutation (a ``distinct`` group with as
-many values as members), the restarts branch on values as well
-(:mod:`relqueens.fd.dual`) and get as many nodes as the labeling (at
-most twice the cost, then).
+With ``ff`` or ``ffc`` over a permutation whose members are all labeled
+(a ``distinct`` group with as many values as members), the restarts branch
+on values as well (:mod:`relqueens.fd.dual`) and get as many nodes as the
+labeling. A restart's solution is given as the labeling would reach it:
+its labels set again from the root in the labeling's own order.
 A restart that runs out of branches before its nodes is a complete search:
 there is no solution. A search that finds its first solution soon never
-meets a restart, and one whose restarts never win costs at most half as
-much again (the restarts' nodes count towards ``max_nodes`` too).
+meets a restart, and one whose restarts never win spends at most half as
+many nodes again (as many again, by values; the restarts' nodes count
+towards ``max_nodes`` too).
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import dual
-from .dives import Allowance, Search, Spent, luby
+from .dives import Allowance, Search, Selector, Spent, luby
 from .domain import Dom
+from .propagators import fixpoint
 from .store import FDStore
 
 if TYPE_CHECKING:
@@ -52,15 +55,17 @@ class Restarts:
     """Searches from the root with random ties, each within a number of nodes that grows as Luby's sequence.
 
     ``search`` is the labeling's search function, ``restart(rng)`` makes the
-    selector with random ties, ``options`` are the labeling's ``order`` and
-    ``branching``, and ``accept`` turns a solution's domains into a state
-    (or ``False``: not an answer after all).
+    selector with random ties, ``plain`` is the labeling's own selector,
+    ``options`` are the labeling's ``order`` and ``branching``, and
+    ``accept`` turns a solution's domains into a state (or ``False``: not an
+    answer after all).
     """
 
     def __init__(
         self,
         search: Search,
-        restart: Callable[[Random], Any],
+        restart: Callable[[Random], Selector],
+        plain: Selector,
         D0: list[Dom],
         store: FDStore,
         idxs: list[int],
@@ -70,17 +75,16 @@ class Restarts:
         self.search, self.D0, self.store, self.idxs, self.options = search, D0, store, idxs, options
         self.accept = accept
         self.rng = Random(0)  # the same answers every time
-        self.select = restart(self.rng)
-        self.groups: list[dual.Group] = []
+        self.select, self.plain = restart(self.rng), plain
+        self.groups: list[dual.Group] | None = (
+            None  # the permutations to branch on, at the first pause
+        )
         self.unit = 2 * len(idxs) + 16
         self.count = 0
 
     def raced(self, select: str) -> Iterator[State]:
         """The answers of the labeling by ``select``, its first raced for with restarts."""
         idxs, accept = self.idxs, self.accept
-        if select in BY_VALUE:
-            groups = dual.permutations(self.store.current(), self.D0)
-            self.groups = groups if dual.usable(self.D0, idxs, groups) else []
         turn = max(1, FIRST_NODES + 4 * len(idxs))
         due, racing = [turn], [True]
 
@@ -99,6 +103,8 @@ class Restarts:
                     yield state
                     break
                 continue
+            if self.groups is None:
+                self.groups = self.permutations(select)
             # the labeling paused: restarts for half as many nodes (as many, by values)
             found = self.turn(max(1, turn if self.groups else turn // 2))
             if found is None:
@@ -127,7 +133,10 @@ class Restarts:
             allowance = Allowance(min(luby(self.count) * self.unit, nodes - spent))
             self.count += 1
             try:
-                for D in self.dive(allowance.prune):
+                for C in self.dive(allowance.prune):
+                    D = self.leaf(C)
+                    if D is None:
+                        continue
                     state = self.accept(D)
                     if state is not False:
                         return state, tuple(D[i] for i in self.idxs)
@@ -138,12 +147,31 @@ class Restarts:
                 spent += allowance.used
         return False
 
+    def permutations(self, select: str) -> list[dual.Group]:
+        """The groups the restarts branch on by value (none but for ``ff`` and ``ffc``)."""
+        if select not in BY_VALUE:
+            return []
+        groups = dual.permutations(self.store.current(), self.D0, self.idxs)
+        return groups if dual.usable(self.D0, self.idxs, groups) else []
+
+    def leaf(self, C: list[Dom]) -> list[Dom] | None:
+        """The labeling's own leaf for the labels of solution ``C``: each set in the order its
+        selector picks them, and propagated (``None``: that order fails; propagation depends on it)."""
+        D, model, idxs = self.D0[:], self.store.current(), self.idxs
+        k = self.plain(D, idxs, 0, model)
+        while k >= 0:
+            i = idxs[k]
+            D[i] = C[i]
+            if not fixpoint(D, {i}, model):
+                return None
+            k = self.plain(D, idxs, k, model)
+        return D
+
     def dive(self, prune: Callable[[list[Dom]], bool]) -> Iterator[list[Dom]]:
         """One search from the root, by values of permutations where there are any."""
         if self.groups:
-            return dual.dives(
-                self.D0, self.store, self.idxs, self.select, self.groups, self.rng, prune
-            )
+            model = self.store.current()
+            return dual.dives(self.D0, model, self.idxs, self.select, self.groups, self.rng, prune)
         return self.search(
             self.D0, self.store, self.idxs, self.select, accept=_keep, prune=prune, **self.options
         )
