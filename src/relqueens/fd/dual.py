@@ -26,7 +26,7 @@ from ..logic.limits import current_budget
 from .dives import Selector
 from .domain import Dom
 from .globals import AllDistinctProp
-from .propagators import Pigeonhole, fixpoint
+from .propagators import Pigeonhole, aligned, fixpoint
 
 if TYPE_CHECKING:
     from .store import Model
@@ -40,16 +40,16 @@ LEVELS = 8
 
 def permutations(model: Model, D: list[Dom], idxs: list[int]) -> list[Group]:
     """The all-different groups of ``model`` over as many values as members in ``D``, aligned on
-    one base, whose members are all labeled (in ``idxs``) and bitsets.
+    one base, whose members are all labeled (in ``idxs``); none unless every label is a bitset.
 
     A member left open by the labeling could stay open at one of its leaves
     (an answer with residual domains), which branching on its values would
     miss.
     """
-    groups: list[Group] = [p.shifts for p in model.posted(Pigeonhole)]
-    for p in model.posted(AllDistinctProp):
-        base = min(model.off[x] + c for x, c in p.members)
-        groups.append(tuple((x, model.off[x] + c - base) for x, c in p.members))
+    if any(type(D[i]) is not int for i in idxs):
+        return []
+    groups = [p.shifts for p in model.posted(Pigeonhole)]
+    groups += [aligned(p.members, model.off) for p in model.posted(AllDistinctProp)]
     labeled = set(idxs)
     return [
         g
@@ -176,8 +176,3 @@ def _branches(
             d ^= bit
     rng.shuffle(branches)
     return branches
-
-
-def usable(D0: list[Dom], idxs: list[int], groups: list[Group]) -> bool:
-    """Whether :func:`dives` applies: some permutation, and every label a bitset."""
-    return bool(groups) and all(type(D0[i]) is int for i in idxs)

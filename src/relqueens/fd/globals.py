@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from .domain import MAX_WIDTH, Dom, Domain, domain_of, interval
 from .post import Constraint, Posting
-from .propagators import Propagator, high, keep_ge, keep_le, low, narrow
+from .propagators import Propagator, aligned, high, keep_ge, keep_le, low, narrow
 from .terms import Lin
 
 
@@ -133,8 +133,7 @@ class AllDistinctProp(Propagator):
 
     def _layout(self, D: list[Dom], off: list[int]) -> tuple[tuple[int, int], ...]:
         """Set ``shifts`` and ``sparse`` from the domains at the first call."""
-        base = min([off[x] + c for x, c in self.members])
-        shifts = self.shifts = tuple((x, off[x] + c - base) for x, c in self.members)
+        shifts = self.shifts = aligned(self.members, off)
         if len(shifts) > 1 and not any(s for _, s in shifts):
             self.domains = itemgetter(*(x for x, _ in shifts))
         span = max(s + D[x].bit_length() for x, s in shifts)

@@ -34,6 +34,7 @@ from .propagators import (
     Propagator,
     Times,
     UnitDifference,
+    aligned,
     fixpoint,
     high,
     keep_ge,
@@ -517,8 +518,7 @@ class Posting:
         for (j, cj), (r, cr) in zip(stated, members, strict=True):
             union |= (D[j] << (off[j] + cj - low)) & (D[r] << (off[r] + cr - low))
         spare = union.bit_count() - len(members)
-        base = min(off[j] + cj for j, cj in members)
-        shifts = tuple((j, off[j] + cj - base) for j, cj in members)
+        shifts = aligned(members, off)
         if spare < 0 or spare > Pigeonhole.SLACK:
             return spare > 0
         own = {j for j, _ in members}

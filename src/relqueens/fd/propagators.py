@@ -1189,6 +1189,16 @@ def _suffix_greater(
     return 0
 
 
+def aligned(members: Sequence[tuple[int, int]], off: list[int]) -> tuple[tuple[int, int], ...]:
+    """Terms ``x + c`` as ``(x, shift)``: ``D[x] << shift`` holds their values over one base.
+
+    >>> aligned([(0, 0), (1, 2)], [5, 1])
+    ((0, 2), (1, 0))
+    """
+    base = min(off[x] + c for x, c in members)
+    return tuple((x, off[x] + c - base) for x, c in members)
+
+
 class Pigeonhole(Propagator):
     """A ``distinct`` group with about as many values as members: fewer values fail it, and as many
     mean each value must be taken.

@@ -151,8 +151,7 @@ class Restarts:
         """The groups the restarts branch on by value (none but for ``ff`` and ``ffc``)."""
         if select not in BY_VALUE:
             return []
-        groups = dual.permutations(self.store.current(), self.D0, self.idxs)
-        return groups if dual.usable(self.D0, self.idxs, groups) else []
+        return dual.permutations(self.store.current(), self.D0, self.idxs)
 
     def leaf(self, C: list[Dom]) -> list[Dom] | None:
         """The labeling's own leaf for the labels of solution ``C``: each set in the order its
