@@ -1,0 +1,103 @@
+"""Ranking: a complete search over the order of the tasks on each unary resource.
+
+On a unary resource (``disjunctive``, or pairs kept apart) some task comes
+first in every schedule, before all the others left, then another, and so
+on. Ranking branches on that: at a node, the resource with the least slack
+(its open tasks' latest end less their earliest start less their work) is
+chosen, and each of its unranked tasks that can go first (it can end
+before every other's latest start) is tried first, earliest start first,
+then least latest start; the chosen task is then kept before all the
+others by precedences that propagate. A node where every resource is
+ranked is a leaf, from which a labeling searches the rest: the orders
+narrow the domains but leave every solution with those orders in them, so
+the leaves together hold every solution, and the search is complete.
+
+That makes it a proof for branch and bound on a schedule: propagation
+(edge finding above all) refutes wrong orders early, where labeling start
+times does not. la04, a 10 x 5 job shop, has no schedule of 589 (the
+optimum is 590): ranking proves it in about 200 nodes, which labeling by
+``ff`` did not in five minutes (nor a search by *schedule or postpone*).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from .domain import Dom
+from .propagators import LeOffset, fixpoint, high, low
+
+if TYPE_CHECKING:
+    from .store import Model
+
+Resource = list[tuple[int, int]]
+"""A unary resource's tasks, as ``(start variable, duration)``."""
+
+
+class Ordered:
+    """``model`` as :func:`~relqueens.fd.propagators.fixpoint` sees it, with the precedences
+    ``before`` added, and no copy of the rest."""
+
+    __slots__ = ("cut", "hot", "off")
+
+    def __init__(self, model: Model, before: list[LeOffset]) -> None:
+        boundwatch, plain = model.boundwatch[:], model.plain[:]
+        for p in before:
+            for x in p.vars:
+                boundwatch[x] = [*boundwatch[x], p]
+                plain[x] = False  # a fixed x wakes its precedences too
+        self.off, self.cut = model.off, model.cut
+        self.hot = model.lists(
+            model.watch, model.fixwatch, boundwatch, model.slowwatch, model.supportwatch, plain
+        )
+
+
+def ranking(
+    D0: list[Dom],
+    model: Model,
+    resources: list[Resource],
+    prune: Callable[[list[Dom]], bool],
+    leaf: Callable[[list[Dom]], Iterator[object]],
+) -> Iterator[object]:
+    """Rank the tasks of ``resources`` from ``D0`` (at a fixpoint of ``model``), depth first.
+
+    Yields once a node (at a leaf, as the search does), so that a caller can stop and resume it. ``prune(D)``
+    may narrow a node's domains or cut it (branch and bound); ``leaf(D)``
+    searches a node where every resource is ranked, yielding once a node
+    too. When the iterator ends, every node was searched or cut.
+
+    """
+    off = model.off
+    stack: list[tuple[list[Dom], tuple[LeOffset, ...], tuple[frozenset[int], ...]]] = [
+        (D0, (), tuple(frozenset() for _ in resources))
+    ]
+    while stack:
+        D, before, ranked = stack.pop()
+        yield None
+        if not prune(D):
+            continue
+        pick: tuple[int | float, int, Resource] | None = None
+        for r, tasks in enumerate(resources):
+            open_ = [(x, d) for x, d in tasks if x not in ranked[r]]
+            if len(open_) > 1:
+                est = min(low(D[x], off[x]) for x, _ in open_)
+                lct = max(high(D[x], off[x]) + d for x, d in open_)
+                slack = lct - est - sum(d for _, d in open_)
+                if pick is None or slack < pick[0]:
+                    pick = (slack, r, open_)
+        if pick is None:
+            yield from leaf(D)
+            continue
+        _, r, open_ = pick
+        latest = sorted(high(D[x], off[x]) for x, _ in open_)
+        firsts = []
+        for x, d in open_:
+            e, s = low(D[x], off[x]), high(D[x], off[x])
+            others = latest[1] if s == latest[0] else latest[0]  # the others' least latest start
+            if e + d <= others:  # it can end before all of them must start
+                firsts.append((e, s, x, d))
+        for _, _, x, d in sorted(firsts, reverse=True):  # the stack pops the earliest first
+            now = before + tuple(LeOffset(x, y, -d) for y, _ in open_ if y != x)
+            child = D[:]
+            if fixpoint(child, {y for y, _ in open_}, Ordered(model, list(now))):
+                stack.append((child, now, (*ranked[:r], ranked[r] | {x}, *ranked[r + 1 :])))
