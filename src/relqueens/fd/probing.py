@@ -34,12 +34,15 @@ itself spent as many as the last round did. It still proves the optimum,
 by its complete search under the bound: the probes only hand it a better
 bound, sooner.
 
-On unary resources a round also *ranks* (:mod:`relqueens.fd.ranking`): one
-complete search over the orders of the tasks on each resource, resumed
-where it stopped, round after round, for a probe's nodes. When it has
-searched every order, the best found is optimal. It proves what labeling
-start times does not (la04: 590, in a few hundred nodes), so the rounds
-follow each other at once, without the labeling's nodes in between.
+On unary resources (every task of a machine apart from the others) the
+search is *ranking* instead (:mod:`relqueens.fd.ranking`), complete, so
+that a probe that runs out of orders refutes its target: a probe with a
+target ranks from the root, trying first the order of the best schedule
+(solution-guided). A round also takes the next nodes of one ranking under
+the best, resumed where it stopped, round after round: when it has
+searched every order, the best found is optimal. That proves what
+labeling start times does not (la04: 590, in a few hundred nodes), so the
+rounds follow each other at once, without the labeling's nodes in between.
 """
 
 from __future__ import annotations
@@ -166,6 +169,8 @@ class Probes:
         D[j] = self._within(D[j], t)
         if not D[j] or not fixpoint(D, {j}, model) or not self.tighten(D):
             return "none"  # refuted before any choice: a proof
+        if self.unary and t is not None:
+            return self._ranked(D, model, limit)
         return self._dives(D, model, limit)
 
     def _dives(self, D: list[Dom], model: Model | Ordered, limit: int) -> str:
@@ -300,31 +305,61 @@ class Probes:
     def rank(self, limit: int) -> None:
         """The ranking's next ``limit`` nodes: when it ends, the best found is optimal (or there is none)."""
         if self.ranks is None:
+            leaf = self._leaf(self.record)
             self.ranks = ranking(
-                self.store.D[:], self.store.current(), self.unary, self.tighten, self._leaf
+                self.store.D[:], self.store.current(), self.unary, self.tighten, leaf, self._guide
             )
-        budget, used = current_budget(), 0
-        while used < limit:
-            if budget is not None:
-                budget.tick()
-            used += 1
-            if next(self.ranks, self) is self:  # every node searched or cut
-                d, off = self.store.D[self.j], self.store.model.off[self.j]
-                worst = high(d, off) if self.sign == "min" else -low(d, off)
-                self.lo = self._z(self.best[0]) if self.best else int(worst) + 1
-                self.unary = []
-                break
-        self.due += used
+        if self._steps(self.ranks, limit):  # every node searched or cut
+            d, off = self.store.D[self.j], self.store.model.off[self.j]
+            worst = high(d, off) if self.sign == "min" else -low(d, off)
+            self.lo = self._z(self.best[0]) if self.best else int(worst) + 1
+            self.unary = []
 
-    def _leaf(self, D: list[Dom]) -> Iterator[object]:
-        """Label from ``D``, a node where every resource is ranked, one node a step."""
-        return self.search(
+    def _ranked(self, D: list[Dom], model: Model, limit: int) -> str:
+        """A ranking of its own from ``D`` in ``limit`` nodes, until a solution: ``found``,
+        ``none`` (it searched every order: a proof) or ``spent``."""
+
+        def accept(D: list[Dom]) -> bool:
+            self.record(D)
+            raise _Found
+
+        try:
+            ended = self._steps(
+                ranking(D, model, self.unary, self.tighten, self._leaf(accept), self._guide),
+                limit,
+            )
+        except _Found:
+            return "found"
+        return "none" if ended else "spent"
+
+    def _guide(self, x: int) -> int | float:
+        """Task ``x``'s start in the best schedule (0 before there is one)."""
+        return low(self.incumbent[0][x], self.store.model.off[x]) if self.incumbent else 0
+
+    def _steps(self, nodes: Iterator[object], limit: int) -> bool:
+        """Take up to ``limit`` of ``nodes``: ``True`` if they ran out."""
+        budget, used = current_budget(), 0
+        try:
+            while used < limit:
+                if budget is not None:
+                    budget.tick()
+                used += 1
+                if next(nodes, self) is self:
+                    return True
+            return False
+        finally:
+            self.due += used
+
+    def _leaf(self, accept: Callable[[list[Dom]], bool]) -> Callable[[list[Dom]], Iterator[object]]:
+        """The search from a node where every resource is ranked, one node a step, ``accept``
+        taking its solutions."""
+        return lambda D: self.search(
             D,
             self.store,
             self.idxs,
             "min",
             "up",
-            accept=self.record,
+            accept=accept,
             prune=self.tighten,
             pause=lambda: True,
         )

@@ -5,8 +5,8 @@ first in every schedule, before all the others left, then another, and so
 on. Ranking branches on that: at a node, the resource with the least slack
 (its open tasks' latest end less their earliest start less their work) is
 chosen, and each of its unranked tasks that can go first (it can end
-before every other's latest start) is tried first, earliest start first,
-then least latest start; the chosen task is then kept before all the
+before every other's latest start) is tried first, earliest start first
+(or as a guiding schedule has them), then least latest start; the chosen task is then kept before all the
 others by precedences that propagate. A node where every resource is
 ranked is a leaf, from which a labeling searches the rest: the orders
 narrow the domains but leave every solution with those orders in them, so
@@ -58,46 +58,52 @@ def ranking(
     resources: list[Resource],
     prune: Callable[[list[Dom]], bool],
     leaf: Callable[[list[Dom]], Iterator[object]],
+    guide: Callable[[int], int | float] | None = None,
 ) -> Iterator[object]:
     """Rank the tasks of ``resources`` from ``D0`` (at a fixpoint of ``model``), depth first.
 
-    Yields once a node (at a leaf, as the search does), so that a caller can stop and resume it. ``prune(D)``
-    may narrow a node's domains or cut it (branch and bound); ``leaf(D)``
-    searches a node where every resource is ranked, yielding once a node
-    too. When the iterator ends, every node was searched or cut.
-
+    Yields once a node (at a leaf, as its search does), so that a caller can
+    stop and resume it. ``prune(D)`` may narrow a node's domains or cut it
+    (branch and bound); ``leaf(D)`` searches a node where every resource is
+    ranked. When the iterator ends, every node was searched or cut. A
+    node's branches are propagated only when their turn comes. With
+    ``guide(x)`` (a task's start in some schedule), the tasks that start
+    first by it are tried first.
     """
     off = model.off
-    stack: list[tuple[list[Dom], tuple[LeOffset, ...], tuple[frozenset[int], ...]]] = [
-        (D0, (), tuple(frozenset() for _ in resources))
-    ]
+    Branch = tuple[list[Dom], tuple[LeOffset, ...], tuple[frozenset[int], ...], int, int, Resource]
+    stack: list[Branch] = [(D0, (), tuple(frozenset() for _ in resources), -1, -1, [])]
     while stack:
-        D, before, ranked = stack.pop()
+        D, before, ranked, r, x, open_ = stack.pop()
         yield None
+        if r >= 0:  # x goes first of open_ on resource r
+            d = next(d for y, d in open_ if y == x)
+            before = before + tuple(LeOffset(x, y, -d) for y, _ in open_ if y != x)
+            ranked = (*ranked[:r], ranked[r] | {x}, *ranked[r + 1 :])
+            D = D[:]
+            if not fixpoint(D, {y for y, _ in open_}, Ordered(model, list(before))):
+                continue
         if not prune(D):
             continue
         pick: tuple[int | float, int, Resource] | None = None
-        for r, tasks in enumerate(resources):
-            open_ = [(x, d) for x, d in tasks if x not in ranked[r]]
-            if len(open_) > 1:
-                est = min(low(D[x], off[x]) for x, _ in open_)
-                lct = max(high(D[x], off[x]) + d for x, d in open_)
-                slack = lct - est - sum(d for _, d in open_)
+        for k, tasks in enumerate(resources):
+            left = [(y, d) for y, d in tasks if y not in ranked[k]]
+            if len(left) > 1:
+                est = min(low(D[y], off[y]) for y, _ in left)
+                lct = max(high(D[y], off[y]) + d for y, d in left)
+                slack = lct - est - sum(d for _, d in left)
                 if pick is None or slack < pick[0]:
-                    pick = (slack, r, open_)
+                    pick = (slack, k, left)
         if pick is None:
             yield from leaf(D)
             continue
         _, r, open_ = pick
-        latest = sorted(high(D[x], off[x]) for x, _ in open_)
+        latest = sorted(high(D[y], off[y]) for y, _ in open_)
         firsts = []
-        for x, d in open_:
-            e, s = low(D[x], off[x]), high(D[x], off[x])
+        for y, d in open_:
+            e, s = low(D[y], off[y]), high(D[y], off[y])
             others = latest[1] if s == latest[0] else latest[0]  # the others' least latest start
             if e + d <= others:  # it can end before all of them must start
-                firsts.append((e, s, x, d))
-        for _, _, x, d in sorted(firsts, reverse=True):  # the stack pops the earliest first
-            now = before + tuple(LeOffset(x, y, -d) for y, _ in open_ if y != x)
-            child = D[:]
-            if fixpoint(child, {y for y, _ in open_}, Ordered(model, list(now))):
-                stack.append((child, now, (*ranked[:r], ranked[r] | {x}, *ranked[r + 1 :])))
+                firsts.append((e if guide is None else guide(y), e, s, y))
+        for *_, y in sorted(firsts, reverse=True):  # the stack pops the earliest first
+            stack.append((D, before, ranked, r, y, open_))
