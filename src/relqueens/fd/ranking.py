@@ -98,12 +98,17 @@ def ranking(
             yield from leaf(D)
             continue
         _, r, open_ = pick
-        latest = sorted(high(D[y], off[y]) for y, _ in open_)
+        ends = sorted((high(D[y], off[y]) + d, d, y) for y, d in open_)
         firsts = []
         for y, d in open_:
-            e, s = low(D[y], off[y]), high(D[y], off[y])
-            others = latest[1] if s == latest[0] else latest[0]  # the others' least latest start
-            if e + d <= others:  # it can end before all of them must start
-                firsts.append((e if guide is None else guide(y), e, s, y))
+            e = low(D[y], off[y])
+            free, work = e + d, 0  # the others start once y ends: those due by each end must fit
+            for end, du, u in ends:
+                if u != y:
+                    work += du
+                    if free + work > end:
+                        break
+            else:
+                firsts.append((e if guide is None else guide(y), e, high(D[y], off[y]), y))
         for *_, y in sorted(firsts, reverse=True):  # the stack pops the earliest first
             stack.append((D, before, ranked, r, y, open_))
