@@ -325,6 +325,26 @@ def test_pairwise_disjunctions_are_found_as_one_machine():
     assert sorted(d for _, d in machine) == [1, 2, 3]
 
 
+def test_a_disjunctives_own_pairs_are_not_another_machine():
+    """``disjunctive`` keeps its pairs apart by propagators of their own: implied, so a residual
+    shows the resource once, and not gathered into a second resource."""
+    from relqueens.fd.implied import implied_resources
+    from relqueens.fd.post import post_into
+    from relqueens.fd.scheduling import Apart, CumulativeProp
+    from relqueens.fd.store import store_of
+    from relqueens.logic import State
+
+    s = vars(3)
+    goals = [fd.in_(*s, fd.interval(0, 9)), fd.disjunctive(s, [3, 2, 2])]
+    S = State()
+    assert post_into(S, goals)
+    model = store_of(S).current()
+    assert len(model.posted(Apart)) == 3 and len(model.posted(CumulativeProp)) == 1
+    assert implied_resources(model) is None
+    (answer,) = run(0, tuple(s), *goals, residual=True)
+    assert str(answer).count("cumulative(") == 1
+
+
 def test_pairs_stated_by_implications_are_found_as_one_machine():
     from relqueens.fd.implied import implied_resources
     from relqueens.fd.post import post_into
