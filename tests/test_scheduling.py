@@ -25,7 +25,13 @@ from test_fd_property import (
 
 from relqueens import fd, lall, var, vars
 from relqueens.fd.errors import DomainError
-from relqueens.fd.scheduling import edge_find, precedences, time_table, unsettled
+from relqueens.fd.scheduling import (
+    edge_find,
+    not_first,
+    precedences,
+    time_table,
+    unsettled,
+)
 
 
 def fits(tasks, limit, starts):
@@ -101,7 +107,7 @@ def test_unary_rules_keep_every_schedule(tasks):
         for starts in _products([range(e, s + 1) for e, s in zip(est, lst, strict=True)])
         if fits([(d, 1) for d in dur], 1, starts)
     ]
-    for rule in (edge_find, precedences):
+    for rule in (edge_find, precedences, not_first):
         new = rule(est, lct, dur)
         if not schedules:
             continue  # a rule may or may not see the failure; it must not invent schedules
@@ -148,6 +154,22 @@ def test_precedences_is_the_rule_it_states(tasks):
     assert precedences(est, lct, dur) == new
 
 
+@SETTINGS
+@given(windows(9, 4, 6), st.integers(-20, 0))
+def test_not_first_is_the_rule_it_states(tasks, shift):
+    """not_first equals the rule computed set by set: for each bound, the other tasks due by it
+    (shifted: the rule runs mirrored, on negative times, too)."""
+    est, lct, dur = tasks
+    est, lct = [e + shift for e in est], [c + shift for c in lct]
+    n, new = len(est), est[:]
+    for i in range(n):
+        for L in sorted(set(lct)):
+            omega = [j for j in range(n) if j != i and lct[j] <= L]
+            if omega and est[i] + dur[i] + sum(dur[j] for j in omega) > L:
+                new[i] = max(new[i], min(est[j] + dur[j] for j in omega))
+    assert not_first(est, lct, dur) == new
+
+
 def fixed_windows(latest, longest, most):
     """Up to ``most`` tasks as ``(est, lct, dur)`` lists, most of them fixed (a window of 0)."""
     task = st.tuples(
@@ -169,7 +191,7 @@ def test_settled_tasks_change_no_rule(tasks):
     est, lct, dur = tasks
     live = unsettled(est, lct, dur)
     settled = [t for t in range(len(est)) if t not in live]
-    for rule in (edge_find, precedences):
+    for rule in (edge_find, precedences):  # (not_first can only gain: a set it sees may skip them)
         for e, c in ((est, lct), ([-x for x in lct], [-x for x in est])):
             full = rule(e, c, dur)
             part = rule([e[t] for t in live], [c[t] for t in live], [dur[t] for t in live])

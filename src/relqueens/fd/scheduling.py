@@ -118,10 +118,50 @@ def precedences(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int]
     return new
 
 
+def not_first(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int]:
+    """New earliest starts on a unary resource: a task that cannot go first of a set starts after one of them ends.
+
+    For each bound ``L`` (a latest completion), ``omega`` holds the tasks
+    other than ``i`` that must end by ``L``. If ``i`` ran first, they would
+    all fit between its earliest end and ``L``; when their work does not,
+    some task of ``omega`` ends before ``i`` starts: ``est[i] >= min(ect of
+    omega)``. The smallest such ``L`` gives the most. (Mirrored, this is
+    *not last*; a start past its latest is left for the caller to see.)
+
+    >>> not_first([0, 1, 1], [10, 4, 5], [3, 2, 2])  # 0 and 2 cannot go before 1
+    [3, 1, 3]
+    """
+    new = est[:]
+    by_lct = sorted(range(len(est)), key=lct.__getitem__)
+    last = len(by_lct) - 1
+    for i, e in enumerate(est):
+        end, work = e + dur[i], 0
+        least: int | None = None  # omega's least earliest end (None: no member yet)
+        for n, j in enumerate(by_lct):
+            if j != i:
+                work += dur[j]
+                ect = est[j] + dur[j]
+                if least is None or ect < least:
+                    least = ect
+            if least is None or (n < last and lct[by_lct[n + 1]] == lct[j]):
+                continue  # omega takes every other task ending by this bound
+            if end + work > lct[j]:
+                if least > new[i]:
+                    new[i] = least
+                break
+    return new
+
+
 def unary(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | None:
-    """New earliest starts on a unary resource: :func:`precedences`, then :func:`edge_find`."""
+    """New earliest starts on a unary resource: :func:`precedences`, :func:`edge_find`, :func:`not_first`."""
     first = precedences(est, lct, dur)
-    return None if first is None else edge_find(first, lct, dur)
+    return None if first is None else sequenced(first, lct, dur)
+
+
+def sequenced(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int] | None:
+    """New earliest starts on a unary resource: :func:`edge_find`, then :func:`not_first`."""
+    found = edge_find(est, lct, dur)
+    return None if found is None else not_first(found, lct, dur)
 
 
 def unsettled(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int]:
@@ -328,7 +368,7 @@ class CumulativeProp(Propagator):
         self.busy_dur = tuple(dur[t] for t in busy)
         self.seen: dict[tuple[int, ...], tuple[list[int], list[int]] | tuple[()]] = {}
         """What :meth:`bounds` gave for recent start bounds (searches meet the same ones again)."""
-        self.rules = unary if pairwise else edge_find
+        self.rules = unary if pairwise else sequenced
         """A unary resource's rules; the pairwise rule is left to the pairs' own constraints if they
         are posted (cheap propagators, run before this one: it would find nothing to do)."""
 
