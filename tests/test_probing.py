@@ -272,6 +272,23 @@ def test_ranking_alone_leaves_the_answers_whole(model, limit):
     assert values == sorted(values, reverse=spec[3] == "maximize")
 
 
+def test_tasks_left_open_are_not_ranked():
+    """Only the objective is labeled: ``w = 3`` is a residual answer (no order of ``a`` and ``b``
+    is refuted by propagation), which ranking the open tasks would have refuted."""
+    w, a, b = vars(3)
+    goals = [
+        fd.in_(w, fd.interval(0, 3)),
+        fd.in_(a, b, fd.interval(0, 1)),
+        fd.disjunctive([a, b], [1, 1]),
+        fd.ne(b - a + w, 4),
+        fd.ne(a - b + w, 4),
+    ]
+    plain = run(0, w, *goals, fd.label([w]), residual=True)
+    best_first = run(0, w, *goals, fd.label([w], maximize=w), residual=True)
+    assert [str(x)[0] for x in best_first] == ["3", "2", "1", "0"]
+    assert sorted(map(str, best_first)) == sorted(map(str, plain))
+
+
 def test_luby_sequence_doubles_its_runs():
     terms = [luby(i) for i in range(31)]
     assert terms[:15] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

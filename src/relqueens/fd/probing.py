@@ -115,10 +115,14 @@ class Probes:
             for p in resources
         ]
         """Each resource's tasks that take time on it, as ``(start, duration)``."""
+        labeled = set(idxs)
         self.unary: list[Resource] = [
-            list(zip(p.busy, p.busy_dur, strict=True)) for p in resources if p.busy is not None
+            list(zip(p.busy, p.busy_dur, strict=True))
+            for p in resources
+            if p.busy is not None and all(x in labeled or fixed(store.D[x]) for x in p.busy)
         ]
-        """The unary resources' tasks, which :meth:`rank` orders."""
+        """The unary resources' tasks, which :meth:`rank` orders: only resources whose tasks are
+        all labeled (an open task may stay open in an answer, where ranking would refute it)."""
         self.ranks: Iterator[object] | None = None
         """The ranking's nodes (:func:`~relqueens.fd.ranking.ranking`), made at its first turn."""
         self.share = SHARE
