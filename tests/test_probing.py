@@ -272,6 +272,58 @@ def test_ranking_alone_leaves_the_answers_whole(model, limit):
     assert values == sorted(values, reverse=spec[3] == "maximize")
 
 
+@st.composite
+def job_shops(draw):
+    """Two to four jobs on two or three machines, a tight horizon, a makespan or a weighted sum."""
+    machines = draw(st.integers(2, 3))
+    jobs = [
+        [
+            (m, draw(st.integers(1, 4)))
+            for m in draw(st.permutations(range(machines)))[: draw(st.integers(1, machines))]
+        ]
+        for _ in range(draw(st.integers(2, 4)))
+    ]
+    loads = [sum(d for job in jobs for m, d in job if m == k) for k in range(machines)]
+    horizon = max(*loads, *(sum(d for _, d in job) for job in jobs)) + draw(st.integers(0, 3))
+    n = sum(len(job) for job in jobs)
+    weights = draw(st.none() | st.lists(st.integers(-2, 3), min_size=n, max_size=n))
+    sense = draw(st.sampled_from(["minimize", "maximize"]))
+    return jobs, machines, horizon, weights, sense
+
+
+@SETTINGS
+@given(job_shops())
+def test_job_shops_rank_to_the_answers_of_branch_and_bound_alone(shop):
+    """Several machines, so that ranking has tasks to choose between: the answers, best first,
+    are those of branch and bound without the probes (nor the ranking)."""
+    from relqueens.fd import labeling
+
+    jobs, machines, horizon, weights, sense = shop
+    start = [vars(len(job)) for job in jobs]
+    flat = [s for row in start for s in row]
+    end = var()
+    goals = [fd.in_(*flat, end, fd.interval(0, horizon))]
+    for row, job in zip(start, jobs):
+        goals += [a + d <= b for (a, b), (_, d) in zip(pairwise(row), job)]
+        goals.append(row[-1] + job[-1][1] <= end)
+    for k in range(machines):
+        ops = [(s, d) for row, job in zip(start, jobs) for s, (m, d) in zip(row, job) if m == k]
+        if len(ops) > 1:
+            goals.append(fd.disjunctive([s for s, _ in ops], [d for _, d in ops]))
+    objective = end if weights is None else fd.dot(weights, flat)
+    goals.append(fd.label([*flat, end], **{sense: objective}))
+    got = run(0, (end, *flat), *goals)
+    with patch.object(labeling, "scheduling", lambda model: False):
+        expected = run(0, (end, *flat), *goals)
+    assert_same_answers(got, expected)
+    assert run(1, (end, *flat), *goals) == got[:1]
+
+    def value(a):
+        return a[0] if weights is None else sum(w * x for w, x in zip(weights, a[1:]))
+
+    assert [value(a) for a in got] == [value(a) for a in expected]
+
+
 def test_tasks_left_open_are_not_ranked():
     """Only the objective is labeled: ``w = 3`` is a residual answer (no order of ``a`` and ``b``
     is refuted by propagation), which ranking the open tasks would have refuted."""

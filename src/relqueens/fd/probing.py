@@ -375,11 +375,13 @@ class Probes:
             self.round()
 
     def round(self) -> None:
-        """Probes halving the open range until it closes or every target left is spent, then
-        (after the first round) neighbourhoods of the best for a probe's nodes.
+        """Probes halving the open range until it closes or every target left is spent, on unary
+        resources the ranking's next nodes, then (after the first round) neighbourhoods of the
+        best for a probe's nodes.
 
         A round that improved the best is followed by another at the next
-        node; one that found nothing to probe waits as many nodes as a probe may take.
+        node, and so is every round that ranks; one that found nothing to
+        probe waits as many nodes as a probe may take.
         """
         limit, was = self.limit, self.best[:]
         self.due = 0  # the probes add the nodes they spend

@@ -11,7 +11,8 @@ propagator reasons on bounds (earliest start ``est``, latest start ``lst``):
   pairwise rule (when ``i`` cannot end before ``j`` must start, ``j`` goes
   first; it subsumes time-tabling there), overload checking and edge
   finding (a task that cannot end before a set of others all end goes
-  after all of them), in both directions. Up to :data:`PAIRS` tasks, each
+  after all of them) and *not first* (a task that cannot go before the
+  tasks due by a time starts after one of them ends), in both directions. Up to :data:`PAIRS` tasks, each
   pair gets the pairwise rule as a cheap propagator of its own
   (:class:`Apart`), run at once, before the resource's rules: a 10 x 10
   job shop takes half the time.
@@ -171,7 +172,8 @@ def unsettled(est: list[int], lct: list[int], dur: Sequence[int]) -> list[int]:
     runs in sequence before every other task starts (or, mirrored, after
     every other ends). Settled tasks are at their places and push no other
     task: :func:`precedences` and :func:`edge_find` give the others the same
-    bounds without them.
+    bounds without them (:func:`not_first`, sound on any subset of the
+    tasks, may give more).
 
     >>> unsettled([0, 2, 3, 9], [2, 3, 9, 10], [2, 1, 4, 1])
     [2]
