@@ -180,17 +180,13 @@ class Probes:
     def _dives(self, D: list[Dom], model: Model | Ordered, limit: int) -> str:
         """Dives from ``D`` (propagated by ``model``) in ``limit`` nodes: ``found`` or ``spent``."""
 
-        def accept(D: list[Dom]) -> bool:
-            self.record(D)
-            raise _Found
-
         used, dive = 0, 0
         try:
             while used < limit:  # dives, restarted with their nodes growing as Luby's sequence
                 allowance = Allowance(min(luby(dive) * self.unit, limit - used), self.tighten)
                 try:
                     for D1 in self._set_times(D, model, allowance.prune, dive > 0):
-                        # accept raises at a solution: nothing is yielded, the search runs out
+                        # _first raises at a solution: nothing is yielded, the search runs out
                         next(
                             self.search(
                                 D1,
@@ -198,7 +194,7 @@ class Probes:
                                 self.idxs,
                                 "min",
                                 "up",
-                                accept=accept,
+                                accept=self._first,
                                 prune=allowance.prune,
                             ),
                             None,
@@ -323,13 +319,9 @@ class Probes:
         """A ranking of its own from ``D`` in ``limit`` nodes, until a solution: ``found``,
         ``none`` (it searched every order: a proof) or ``spent``."""
 
-        def accept(D: list[Dom]) -> bool:
-            self.record(D)
-            raise _Found
-
         try:
             ended = self._steps(
-                ranking(D, model, self.unary, self.tighten, self._leaf(accept), self._guide),
+                ranking(D, model, self.unary, self.tighten, self._leaf(self._first), self._guide),
                 limit,
             )
         except _Found:
@@ -353,6 +345,11 @@ class Probes:
             return False
         finally:
             self.due += used
+
+    def _first(self, D: list[Dom]) -> bool:
+        """A probe's ``accept``: record the solution ``D``, and stop (raises :class:`_Found`)."""
+        self.record(D)
+        raise _Found
 
     def _leaf(self, accept: Callable[[list[Dom]], bool]) -> Callable[[list[Dom]], Iterator[object]]:
         """The search from a node where every resource is ranked, one node a step, ``accept``
