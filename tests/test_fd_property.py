@@ -1229,6 +1229,30 @@ def test_sums_of_0_1_variables_equal_brute_force(model):
 
 
 @st.composite
+def weighted_bool_sum_models(draw):
+    """Sums with mixed coefficients over 0/1 variables (:class:`BoolLinear`: knapsack rows)."""
+    n, domains, pins = draw(base_model(n_min=2, n_max=6, lo=0, hi=1, max_size=2))
+    items = []
+    for _ in range(draw(st.integers(1, 3))):
+        xs = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+        coefs = [draw(st.integers(-5, 7).filter(bool)) for _ in xs]
+        items.append(("sum", xs, coefs, draw(st.sampled_from(OP_NAMES)), draw(st.integers(-8, 12))))
+    if draw(st.booleans()):  # domains first: the rows are posted over 0/1 variables
+        return (
+            n,
+            domains,
+            common_items(domains, []) + shuffled(draw, items + common_items([], pins)),
+        )
+    return n, domains, shuffled(draw, items + common_items(domains, pins))
+
+
+@SETTINGS
+@given(weighted_bool_sum_models())
+def test_weighted_sums_of_0_1_variables_equal_brute_force(model):
+    agrees_with_brute_force(model, build_distinct_sum)
+
+
+@st.composite
 def watched_bool_sum_models(draw):
     """Overlapping counts over 0/1 variables (exactly/at most/at least ``k`` of them, or not all)."""
     n = draw(st.integers(3, 7))

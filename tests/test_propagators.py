@@ -1,10 +1,12 @@
 """Each propagator: narrowing, failure and entailment."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from relqueens import eq, fd, run, run_all, vars
 from relqueens.fd import Domain, interval
-from relqueens.fd.propagators import EqOffset, LeOffset, Linear, Times
+from relqueens.fd.propagators import BoolLinear, EqOffset, LeOffset, Linear, Times
 
 
 def bits(*values, off=0):
@@ -460,3 +462,29 @@ def test_a_residual_leaves_out_what_the_domains_already_ensure():
         residual=True,
     )
     assert r.constraints
+
+
+def settled(p, D, n):
+    """Run ``p`` until it changes nothing: its fixpoint alone (``None`` if it fails)."""
+    while True:
+        queue = set()
+        if not p.propagate(D, [0] * n, queue, 0):
+            return None
+        if not queue:
+            return D
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from([1, 2, 3, 3]), min_size=2, max_size=7),
+    st.data(),
+    st.sampled_from(["<=", "=="]),
+    st.integers(-12, 12),
+)
+def test_a_0_1_knapsack_row_narrows_as_the_general_sum_does(domains, data, op, k):
+    """:class:`BoolLinear` and :class:`Linear` are both bounds consistent: on 0/1 domains the same."""
+    n = len(domains)
+    coefs = data.draw(st.lists(st.integers(-6, 8).filter(bool), min_size=n, max_size=n))
+    terms = tuple(enumerate(coefs))
+    fast = settled(BoolLinear(terms, k, op), list(domains), n)
+    assert fast == settled(Linear(terms, k, op), list(domains), n)

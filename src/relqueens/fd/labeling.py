@@ -35,7 +35,7 @@ from .errors import DomainError
 from .implied import implied_resources
 from .probing import Probes, scheduling
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
-from .relaxation import INFEASIBLE, relaxations
+from .relaxation import INFEASIBLE, KnapsackBound, LagrangianBound, relaxations
 from .restarts import RESTARTABLE, Restarts
 from .store import FDStore, is_int, store_of
 from .terms import Lin, Relation, listed, var
@@ -728,10 +728,34 @@ class Label(Goal):
                 top = high(nd, off) if sense == "min" else -low(nd, off)
                 if type(top) is int and not r.prune(D, model.off, top - const, queue):
                     return False
-            if nd == D[j] and len(queue) == 1:
-                return True
-            D[j] = nd
-            return bool(nd) and fixpoint(D, queue, model)
+            if nd != D[j] or len(queue) > 1:
+                D[j] = nd
+                if not fixpoint(D, queue, model):
+                    return False
+            if linear is not None and not best_known:
+                guess(D, linear, high(nd, off) if sense == "min" else -low(nd, off))
+            return True
+
+        def guess(D: list[Dom], r: KnapsackBound | LagrangianBound, top: int | float) -> None:
+            """Record the LP's rounded optimum if it is a solution better than the best."""
+            values = r.rounded()
+            if values is None or const + sum(c * values[i] for i, c in r.cost.items()) > top:
+                return
+            D = D[:]
+            for i, v in values.items():
+                if not fixed(D[i]):
+                    D[i] = keep_ge(keep_le(D[i], model.off[i], v), model.off[i], v)
+                    if not D[i]:
+                        return
+            if fixpoint(D, set(values), model) and all(fixed(D[i]) for i in idxs):
+                record(D)
+
+        linear: KnapsackBound | LagrangianBound | None = None  # the LP, whose optimum is a guess
+        for r in bounds:
+            if isinstance(r, (KnapsackBound, LagrangianBound)):
+                linear = r
+                break
+        best_known: list[bool] = []  # once the optimum is proved, no more guesses are recorded
 
         probes = (
             Probes(search, store, idxs, j, sense, best, incumbent, record, tighten)
@@ -752,11 +776,21 @@ class Label(Goal):
                     return v
             return None
 
+        select: str | Selector = self.select
+        if type(linear) is LagrangianBound:
+            lp, chosen = linear, SELECTORS[self.select]
+
+            def select(D: list[Dom], idxs: list[int], k: int, model: Model) -> int:
+                """The first variable the last LP left fractional (else the labeling's choice):
+                the order of branch and bound's own search is not seen in the answers."""
+                at = lp.fractional(D, idxs)
+                return at if at >= 0 else chosen(D, idxs, k, model)
+
         bound = search(
             store.D,
             store,
             idxs,
-            self.select,
+            select,
             self.order,
             accept=record,
             branching=self.branching,
@@ -779,6 +813,7 @@ class Label(Goal):
         if not best:
             return
         optimum = best.pop()  # from here on, tighten bounds by the objective's own domain
+        best_known.append(True)
         d0 = store.D[j]
         values: Iterable[int]
         # lazily: the first value is the optimum, and it may be all that is read

@@ -25,6 +25,7 @@ from .differences import difference_sums
 from .domain import Dom, Domain, Wide, bounded, interval
 from .propagators import (
     BoolCount,
+    BoolLinear,
     BoolSum,
     DistinctSum,
     EqOffset,
@@ -812,9 +813,12 @@ class Posting:
         D, off = self.store.D, self.store.model.off
         if op == "==" and len(terms) > 2 and _counts(terms, D, off):
             return BoolCount(terms, k, op, source)
+        booleans = all(off[i] == 0 and type(D[i]) is int and D[i] <= 3 for i, _ in terms)
         if op == "!=" or len({a for _, a in terms}) > 1:
+            if booleans and op != "!=" and len(terms) > 1:
+                return BoolLinear(terms, k, op, source)
             return Linear(terms, k, op, source)
-        if all(off[i] == 0 and type(D[i]) is int and D[i] <= 3 for i, _ in terms):
+        if booleans:
             return BoolSum(terms, k, op, source)
         if any(_within(terms, dict(g)) for g in self.store.current().groups):
             return DistinctSum(terms, k, op, off, source)

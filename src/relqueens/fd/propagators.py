@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from itertools import accumulate, pairwise
+from itertools import accumulate, compress, pairwise
 from math import ceil, floor
 from operator import itemgetter, lshift
 from typing import TYPE_CHECKING
@@ -667,6 +667,75 @@ class BoolSum(Linear):
                 if dj == 3:
                     D[j] = value
                     queue.add(j)
+        return True
+
+
+class BoolLinear(Linear):
+    """A :class:`Linear` ``==`` or ``<=`` over 0/1 variables with any coefficients (a knapsack row).
+
+    The domains are 1 (just 0), 2 (just 1) or 3 (open), as for
+    :class:`BoolSum`. The sum's least is ``k``, the negative coefficients,
+    and the positive ones of the terms fixed to 1, less the negative ones of
+    the terms fixed to 0 (the most, likewise): ``compress`` over the domains,
+    not a loop in Python. Then
+    an open term whose ``|a|`` exceeds the room left (``-least``; and, for
+    ``==``, the room above, ``most``) is fixed; the terms are kept by ``|a|``,
+    largest first, so the look stops at the first that fits. Bounds
+    consistency, as :class:`Linear`'s.
+
+    >>> D = [3, 3, 2]                         # 5 x + 2 y + 3 z <= 6, z = 1: x = 0
+    >>> BoolLinear(((0, 5), (1, 2), (2, 3)), -6, "<=").propagate(D, [0] * 3, set(), 2)
+    True
+    >>> D
+    [1, 3, 2]
+    """
+
+    __slots__ = ("domains", "largest", "negative", "positive", "smallest", "widest")
+
+    def __init__(
+        self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
+    ) -> None:
+        super().__init__(terms, k, op, source)
+        self.domains = itemgetter(*self.vars)  # at least two terms: a tuple
+        self.positive = tuple(max(a, 0) for _, a in terms)
+        self.negative = tuple(min(a, 0) for _, a in terms)
+        self.smallest, self.widest = k + sum(self.negative), k + sum(self.positive)
+        self.largest = sorted(terms, key=lambda t: -abs(t[1]))
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        domains = self.domains(D)
+        ones = list(map((2).__eq__, domains))
+        zeros = list(map((1).__eq__, domains))
+        least = (
+            self.smallest + sum(compress(self.positive, ones)) - sum(compress(self.negative, zeros))
+        )
+        if least > 0:
+            return False
+        room = -least
+        if self.op == "==":
+            most = (
+                self.widest
+                - sum(compress(self.positive, zeros))
+                + sum(compress(self.negative, ones))
+            )
+            if most < 0:
+                return False
+            room = min(room, most)
+        else:
+            most = None
+        for j, a in self.largest:
+            size = a if a > 0 else -a
+            if size <= room:
+                break
+            if D[j] == 3:
+                low_end = size > -least  # past the room below: the value that adds least
+                if most is not None and size > most:
+                    if low_end:
+                        return False
+                    D[j] = 2 if a > 0 else 1
+                else:
+                    D[j] = 1 if a > 0 else 2
+                queue.add(j)
         return True
 
 

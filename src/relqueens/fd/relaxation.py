@@ -31,11 +31,13 @@ propagation already does at the root. Every bound is on the objective to be
 from __future__ import annotations
 
 from fractions import Fraction
+from math import ceil, floor
 from typing import TYPE_CHECKING, TypeAlias
 
 from .domain import Dom
 from .knapsack import TableBound, exact
-from .propagators import EqOffset, Linear, high, keep_ge, keep_le, low, narrow
+from .propagators import EqOffset, Linear, fixed, high, keep_ge, keep_le, low, narrow
+from .simplex import EPS, DualSimplex
 
 if TYPE_CHECKING:
     from .store import Model
@@ -139,6 +141,17 @@ class KnapsackBound:
         up = (self.weight[i] > 0) == (at < k)
         return high(D[i], off[i]) if up else low(D[i], off[i])  # type: ignore[return-value]  # as above
 
+    def rounded(self) -> dict[int, int] | None:
+        """:meth:`solution` for each of the objective's variables (``None`` if one has none): the
+        LP's greedy point, its critical variable rounded down, a guess at a solution."""
+        values = {}
+        for i in self.cost:
+            v = self.solution(i)
+            if v is None:
+                return None
+            values[i] = v
+        return values
+
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """Narrow each variable to the moves from its LP value that keep the bound within ``target``.
 
@@ -188,116 +201,161 @@ class LagrangianBound:
     - b_k))`` is at most the objective wherever the constraints hold, and its
     least over the bounds takes each variable at the end its *reduced cost*
     ``r_i = c_i + sum(lam_k a_ki)`` favours: a bound in one pass, for all the
-    constraints together (a knapsack's own bounds see one each). The
-    multipliers are chosen once, at the root, by subgradient steps (the best
-    of them is the LP relaxation's bound), and kept as integers over
-    :data:`LAGRANGE_SCALE`, so the bound is exact arithmetic. Moving ``x_i``
-    by ``t`` from its end raises it by ``t |r_i|``: :meth:`prune` removes the
-    values that cannot reach a target.
+    constraints together (a knapsack's own bounds see one each). At each
+    node the multipliers are the LP relaxation's prices over the node's
+    bounds (:class:`~relqueens.fd.simplex.DualSimplex`, warm-started from the
+    last node), so the bound is the LP's; they are kept as integers over
+    :data:`LAGRANGE_SCALE`, so the bound is exact arithmetic whatever the
+    floating point LP did. Moving ``x_i`` by ``t`` from its end raises it by
+    ``t |r_i|``: :meth:`prune` removes the values that cannot reach a target.
 
     >>> kbs = [KnapsackBound({0: -3, 1: -2}, {0: 2, 1: 2}, 3), KnapsackBound({0: -3, 1: -2}, {0: 3, 1: 1}, 3)]
     >>> lb = LagrangianBound(kbs, [0b11, 0b11], [0, 0])   # max 3x + 2y: 2x + 2y <= 3, 3x + y <= 3
-    >>> lb.bound([0b11, 0b11], [0, 0]) >= -4                # the LP's best, 3.75, rounded up to 4
-    True
+    >>> lb.bound([0b11, 0b11], [0, 0])                      # the LP's -3.75, rounded up
+    -3
     """
 
-    __slots__ = ("const", "cost", "lam", "reduced")
+    __slots__ = (
+        "const",
+        "cost",
+        "ids",
+        "infeasible",
+        "lp",
+        "reduced",
+        "rounding",
+        "row_weights",
+        "rows",
+        "scaled_cost",
+        "solved",
+    )
 
     def __init__(self, knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> None:
         self.cost = knapsacks[0].cost
-        rows = [(kb.weight, kb.b) for kb in knapsacks]
-        lam = _subgradient(self.cost, rows, D, off)
-        self.lam = [round(x * LAGRANGE_SCALE) for x in lam]
-        reduced = {i: LAGRANGE_SCALE * c for i, c in self.cost.items()}
-        for (weight, _), m in zip(rows, self.lam):
-            for i, a in weight.items():
-                reduced[i] = reduced.get(i, 0) + m * a
-        self.reduced = {i: r for i, r in reduced.items() if r}
-        self.const = -sum(m * b for (_, b), m in zip(rows, self.lam))
+        self.rows = [(kb.weight, kb.b) for kb in knapsacks]
+        self.lp = DualSimplex(self.cost, self.rows)
+        self.ids = ids = self.lp.variables
+        """The variables, in the LP's order: the lists below are aligned with it."""
+        self.row_weights = [[w.get(i, 0) for i in ids] for w, _ in self.rows]
+        self.scaled_cost = [LAGRANGE_SCALE * self.cost.get(i, 0) for i in ids]
+        self.rounding = {
+            i: (
+                all(w.get(i, 0) >= 0 for w, _ in self.rows),
+                all(w.get(i, 0) <= 0 for w, _ in self.rows),
+            )
+            for i in ids
+        }
+        """Per variable: may it be rounded down (no row's weight is negative), up (none positive)?"""
+        self.solved = False
+        self.reduced: list[int] = []
+        """Each variable's reduced cost, scaled."""
+        self.infeasible = False
+        self.const = 0
         """The multipliers' constant part, scaled."""
+        self._price(D, off)
 
-    def _scaled(self, D: list[Dom], off: list[int]) -> int | float:
-        total: int | float = self.const
-        for i, r in self.reduced.items():
-            total += r * (low(D[i], off[i]) if r > 0 else high(D[i], off[i]))
+    def _combine(self, base: list[int], weights: list[int]) -> list[int]:
+        """``base`` plus the rows' weights times ``weights``, per variable."""
+        for m, row in zip(weights, self.row_weights):
+            if m:
+                base = [b + m * a for b, a in zip(base, row)]
+        return base
+
+    def _least(self, coefs: list[int], D: list[Dom], off: list[int]) -> int:
+        """The least of ``sum(coefs_i x_i)`` within ``D``'s (finite) bounds."""
+        total = 0
+        for i, r in zip(self.ids, coefs):
+            if r:
+                d = D[i]
+                if type(d) is int:
+                    total += r * (off[i] + ((d & -d).bit_length() if r > 0 else d.bit_length()) - 1)
+                else:
+                    total += r * (d.lo if r > 0 else d.hi)
         return total
+
+    def _price(self, D: list[Dom], off: list[int]) -> None:
+        """Multipliers from the LP over the bounds of ``D``, and the reduced costs they give."""
+        lp = self.lp
+        self.solved = lp.solve(
+            [low(D[i], off[i]) for i in self.ids],  # type: ignore[misc]  # finite: checked by relaxations
+            [high(D[i], off[i]) for i in self.ids],  # type: ignore[misc]  # as above
+        )
+        lam = [round(p * LAGRANGE_SCALE) for p in lp.prices]
+        self.reduced = self._combine(self.scaled_cost, lam)
+        self.const = -sum(m * b for (_, b), m in zip(self.rows, lam))
+        self.infeasible = lp.ray is not None and self._refuted(lp.ray, D, off)
+
+    def _refuted(self, ray: list[float], D: list[Dom], off: list[int]) -> bool:
+        """Whether the rows weighted by ``ray`` (scaled to integers) exceed their bound at every
+        point within ``D``'s bounds: then no point meets them all."""
+        top = max(ray)
+        if top <= 0:
+            return False
+        mu = [round(v / top * LAGRANGE_SCALE) for v in ray]
+        combined = self._combine([0] * len(self.ids), mu)
+        return self._least(combined, D, off) > sum(m * b for (_, b), m in zip(self.rows, mu))
 
     def bound(
         self, D: list[Dom], off: list[int], cap: int | float = float("inf")
     ) -> int | float | None:
-        """The priced objective's least, rounded up (``-inf`` if a bound it needs is infinite)."""
-        total = self._scaled(D, off)
-        return total if type(total) is float else -(-total // LAGRANGE_SCALE)
+        """The priced objective's least at this node's prices, rounded up."""
+        self._price(D, off)
+        if self.infeasible:
+            return INFEASIBLE
+        return -(-(self.const + self._least(self.reduced, D, off)) // LAGRANGE_SCALE)
 
     def solution(self, i: int) -> int | None:
-        """No value to try first: the priced optimum is an end of each domain, not a guess."""
-        return None
+        """The value of ``x_i`` in the last LP optimum, rounded to the nearest (or ``None``)."""
+        lp = self.lp
+        return round(lp.values[lp.where[i]]) if self.solved and i in lp.where else None
+
+    def fractional(self, D: list[Dom], idxs: list[int]) -> int:
+        """The position in ``idxs`` of the first open variable the last LP optimum puts between
+        two integers, or ``-1``."""
+        lp = self.lp
+        if self.solved:
+            where, values = lp.where, lp.values
+            for k, i in enumerate(idxs):
+                at = where.get(i)
+                if at is not None and not fixed(D[i]):
+                    x = values[at]
+                    if abs(x - round(x)) > EPS:
+                        return k
+        return -1
+
+    def rounded(self) -> dict[int, int] | None:
+        """The last LP optimum over the objective's variables (``None`` if not solved), rounded
+        down where no row's weight is negative, up where none is positive (so the rows stay
+        met), else to the nearest: a guess at a solution."""
+        if not self.solved:
+            return None
+        lp, values = self.lp, {}
+        for i in self.cost:
+            x = lp.values[lp.where[i]]
+            down, up = self.rounding[i]
+            values[i] = floor(x + EPS) if down else ceil(x - EPS) if up else round(x)
+        return values
 
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
-        """Keep each variable within ``slack / |r_i|`` of the end its reduced cost favours."""
-        total = self._scaled(D, off)
-        if type(total) is float:
-            return True
-        slack = LAGRANGE_SCALE * target - total
+        """Keep each variable within ``slack / |r_i|`` of the end its reduced cost favours
+        (the reduced costs of the last :meth:`bound`)."""
+        slack = LAGRANGE_SCALE * target - self.const - self._least(self.reduced, D, off)
         if slack < 0:
             return False
-        for i, r in self.reduced.items():
-            if not _within(D, off, i, slack // abs(r), r > 0, queue):
-                return False
+        for i, r in zip(self.ids, self.reduced):
+            if r:
+                d = D[i]
+                if type(d) is int:
+                    span = d.bit_length() - (d & -d).bit_length()
+                else:
+                    span = d.hi - d.lo
+                most = slack // (r if r > 0 else -r)
+                if most < span and not _within(D, off, i, most, r > 0, queue):
+                    return False
         return True
 
 
 LAGRANGE_SCALE = 1 << 12
 """The Lagrangian's multipliers are multiples of ``1 / LAGRANGE_SCALE``."""
-LAGRANGE_STEPS = 200
-"""The most subgradient steps at the root."""
-LAGRANGE_GAIN = 100
-"""The Lagrangian is used if it bounds the objective tighter than every other relaxation by
-at least ``1 / LAGRANGE_GAIN`` of its value (measured: by less, its fixed multipliers cost
-more nodes than its bound saves, against the knapsack tables)."""
-
-
-def _subgradient(
-    cost: dict[int, int], rows: list[tuple[dict[int, int], int]], D: list[Dom], off: list[int]
-) -> list[float]:
-    """Multipliers for ``rows`` that make the priced bound high, by Polyak's steps from 0.
-
-    The target is the best bound so far plus a margin that halves whenever
-    :data:`PATIENCE` steps bring nothing better.
-    """
-    span = {i: (low(D[i], off[i]), high(D[i], off[i])) for row, _ in rows for i in row}
-    span.update({i: (low(D[i], off[i]), high(D[i], off[i])) for i in cost})
-    lam = [0.0] * len(rows)
-    best, best_lam = float("-inf"), lam[:]
-    margin, idle = 0.0, 0
-    for _ in range(LAGRANGE_STEPS):
-        r = dict.fromkeys(span, 0.0)
-        for i, c in cost.items():
-            r[i] = float(c)
-        for (weight, _), m in zip(rows, lam):
-            if m:
-                for i, a in weight.items():
-                    r[i] += m * a
-        x = {i: (span[i][0] if ri > 0 else span[i][1]) for i, ri in r.items()}
-        value = sum(ri * x[i] for i, ri in r.items()) - sum(m * b for (_, b), m in zip(rows, lam))
-        if value > best + 1e-9:
-            best, best_lam, idle = value, lam[:], 0
-        else:
-            idle += 1
-            if idle >= PATIENCE:
-                margin, idle = margin / 2, 0
-        g = [sum(a * x[i] for i, a in weight.items()) - b for weight, b in rows]
-        g = [0.0 if m == 0 and v < 0 else v for m, v in zip(lam, g)]  # projected: lam stays >= 0
-        norm = sum(v * v for v in g)
-        if not norm:
-            break  # every constraint kept, or slack where its price is 0: the best for these prices
-        if not margin:
-            margin = max(1.0, abs(best) * 0.05)
-        step = (best + margin - value) / norm
-        lam = [max(0.0, m + step * v) for m, v in zip(lam, g)]
-        if margin < 1e-6:
-            break
-    return best_lam
 
 
 class AssignmentBound:
@@ -809,13 +867,17 @@ def relaxations(
             if p.op == "==":
                 flipped = {i: -a for i, a in weight.items()}
                 knapsacks.append(KnapsackBound(cost, flipped, p.k, mirror=half))
-    found: list[Relaxation] = [*exact(knapsacks, D, off)]
-    if len(knapsacks) > 1 and all(
+    rows = sum(kb.mirror is None for kb in knapsacks)  # an equality's two halves are one row
+    found: list[Relaxation]
+    if rows > 1 and all(
         type(low(D[i], off[i])) is int and type(high(D[i], off[i])) is int
         for kb in knapsacks
         for i in (*kb.weight, *kb.cost)
-    ):
-        found.append(LagrangianBound(knapsacks, D, off))
+    ):  # the LP over every row bounds each row's own LP at every node (measured: and the
+        # tables' integral bounds, priced at the root, cost more than they save)
+        found = [LagrangianBound(knapsacks, D, off)]
+    else:
+        found = [*exact(knapsacks, D, off)]
     tour = _one_tree(model, cost)
     if tour is not None:
         found.append(tour)
@@ -823,14 +885,11 @@ def relaxations(
     if assignment is not None:
         found.append(assignment)
     now = low(D[j], off[j]) if sense == "min" else -high(D[j], off[j])
-    useful, tightest = [], float("-inf")
+    useful = []
     for r in found:
         b = r.bound(D, off)
         if b is INFEASIBLE:
             return None
-        if type(r) is LagrangianBound and (b - tightest) * LAGRANGE_GAIN < abs(b):
-            continue  # all the constraints at once, but hardly tighter than one of them alone
-        tightest = max(tightest, b)
         if const + b > now:
             useful.append(r)
     return const, useful
