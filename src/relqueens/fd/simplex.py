@@ -27,6 +27,9 @@ from operator import mul
 
 EPS = 1e-9
 """Primal values within this of a bound are within it; pivots smaller than it are refused."""
+REFRESH = 32
+"""The reduced costs are kept from solve to solve (they depend on the basis alone), and
+computed afresh from the basis every this many solves, against rounding drift."""
 
 
 class DualSimplex:
@@ -38,11 +41,13 @@ class DualSimplex:
     """
 
     __slots__ = (
+        "age",
         "at_high",
         "b",
         "basis",
         "binv",
         "c",
+        "d",
         "m",
         "n",
         "prices",
@@ -68,6 +73,9 @@ class DualSimplex:
         self.c = [float(cost.get(v, 0)) for v in self.variables] + [0.0] * m
         self.b = [float(b) for _, b in rows]
         self.at_high = [False] * (n + m)
+        self.d: list[float] = []
+        """The reduced costs of the last basis."""
+        self.age = REFRESH
         self._start()
         self.prices: list[float] = [0.0] * m
         self.values: list[float] = []
@@ -80,6 +88,7 @@ class DualSimplex:
         m = self.m
         self.basis = [self.n + k for k in range(m)]
         self.binv = [[float(r == k) for k in range(m)] for r in range(m)]
+        self.age = REFRESH
 
     def _combine(self, weights: list[float]) -> list[float]:
         """``sum(weights[k] * rows[k])``: a row of ``B^-1 A`` for a row of ``B^-1``, or ``y A``."""
@@ -94,8 +103,11 @@ class DualSimplex:
         or out of pivots (``pivots``; default: ``2 (n + m)``). The prices are dual feasible either way.
         """
         n, m, c, basis, binv = self.n, self.m, self.c, self.basis, self.binv
-        y = [sum(c[basis[r]] * binv[r][k] for r in range(m)) for k in range(m)]
-        d = [cj - a for cj, a in zip(c, self._combine(y))]
+        if self.age >= REFRESH:
+            y = [sum(c[basis[r]] * binv[r][k] for r in range(m)) for k in range(m)]
+            self.d, self.age = [cj - a for cj, a in zip(c, self._combine(y))], 0
+        d = self.d
+        self.age += 1
         if any(d[j] < -EPS for j in range(n, n + m) if j not in basis):
             self._start()  # rounding drift: a slack that would rather grow without end
             return self.solve(lo, hi, pivots)
@@ -156,6 +168,7 @@ class DualSimplex:
             basis[r], basic[q], basic[leave] = q, True, False
             x[leave], at_high[leave] = bound, not below
             xb[r] = entering
+        self.d = d
         y = [sum(c[basis[r]] * binv[r][k] for r in range(m)) for k in range(m)]
         self.prices = [max(0.0, -v) for v in y]
         for s, j in enumerate(basis):
