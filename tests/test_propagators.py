@@ -464,11 +464,11 @@ def test_a_residual_leaves_out_what_the_domains_already_ensure():
     assert r.constraints
 
 
-def settled(p, D, n):
+def settled(p, D, off):
     """Run ``p`` until it changes nothing: its fixpoint alone (``None`` if it fails)."""
     while True:
         queue = set()
-        if not p.propagate(D, [0] * n, queue, 0):
+        if not p.propagate(D, off, queue, 0):
             return None
         if not queue:
             return D
@@ -482,9 +482,18 @@ def settled(p, D, n):
     st.integers(-12, 12),
 )
 def test_a_0_1_knapsack_row_narrows_as_the_general_sum_does(domains, data, op, k):
-    """:class:`BoolLinear` and :class:`Linear` are both bounds consistent: on 0/1 domains the same."""
+    """:class:`BoolLinear` and :class:`Linear` are both bounds consistent: on 0/1 domains (and
+    one other, a total) the same."""
     n = len(domains)
     coefs = data.draw(st.lists(st.integers(-6, 8).filter(bool), min_size=n, max_size=n))
+    off = [0] * n
+    general = None
+    if data.draw(st.booleans()):  # a total over its own interval, somewhere among the terms
+        lo, width = data.draw(st.integers(-10, 10)), data.draw(st.integers(0, 12))
+        general = data.draw(st.integers(0, n))
+        domains.insert(general, (1 << (width + 1)) - 1)
+        off.insert(general, lo)
+        coefs.insert(general, data.draw(st.sampled_from([1, -1, 2, -3])))
     terms = tuple(enumerate(coefs))
-    fast = settled(BoolLinear(terms, k, op), list(domains), n)
-    assert fast == settled(Linear(terms, k, op), list(domains), n)
+    fast = settled(BoolLinear(terms, k, op, general=general), list(domains), off)
+    assert fast == settled(Linear(terms, k, op), list(domains), off)

@@ -813,13 +813,13 @@ class Posting:
         D, off = self.store.D, self.store.model.off
         if op == "==" and len(terms) > 2 and _counts(terms, D, off):
             return BoolCount(terms, k, op, source)
-        booleans = all(off[i] == 0 and type(D[i]) is int and D[i] <= 3 for i, _ in terms)
-        if op == "!=" or len({a for _, a in terms}) > 1:
-            if booleans and op != "!=" and len(terms) > 1:
-                return BoolLinear(terms, k, op, source)
-            return Linear(terms, k, op, source)
-        if booleans:
+        other = [n for n, (i, _) in enumerate(terms) if not _boolean(D[i], off[i])]
+        if op != "!=" and len(terms) - len(other) > 1 and other[1:] == []:
+            if other or len({a for _, a in terms}) > 1:  # a knapsack row, or its total
+                return BoolLinear(terms, k, op, source, other[0] if other else None)
             return BoolSum(terms, k, op, source)
+        if op == "!=" or len({a for _, a in terms}) > 1:
+            return Linear(terms, k, op, source)
         if any(_within(terms, dict(g)) for g in self.store.current().groups):
             return DistinctSum(terms, k, op, off, source)
         return Linear(terms, k, op, source)
@@ -1037,6 +1037,11 @@ def _within(terms: tuple[tuple[int, int], ...], shift: dict[int, int]) -> bool:
         and all(i in shift for i, _ in terms)
         and len({shift[i] for i, _ in terms}) == 1
     )
+
+
+def _boolean(d: Dom, o: int) -> bool:
+    """Whether a domain is a 0/1 variable's bitset (offset 0: 1, 2 or 3)."""
+    return o == 0 and type(d) is int and d <= 3
 
 
 def _counts(terms: tuple[tuple[int, int], ...], D: list[Dom], off: list[int]) -> bool:

@@ -671,17 +671,18 @@ class BoolSum(Linear):
 
 
 class BoolLinear(Linear):
-    """A :class:`Linear` ``==`` or ``<=`` over 0/1 variables with any coefficients (a knapsack row).
+    """A :class:`Linear` ``==`` or ``<=`` over 0/1 variables with any coefficients (a knapsack
+    row), and at most one other term (``general``: a total, as in ``total == dot(v, take)``).
 
-    The domains are 1 (just 0), 2 (just 1) or 3 (open), as for
-    :class:`BoolSum`. The sum's least is ``k``, the negative coefficients,
+    The 0/1 domains are 1 (just 0), 2 (just 1) or 3 (open), as for
+    :class:`BoolSum`. Their sum's least is ``k``, the negative coefficients,
     and the positive ones of the terms fixed to 1, less the negative ones of
     the terms fixed to 0 (the most, likewise): ``compress`` over the domains,
-    not a loop in Python. Then
-    an open term whose ``|a|`` exceeds the room left (``-least``; and, for
-    ``==``, the room above, ``most``) is fixed; the terms are kept by ``|a|``,
-    largest first, so the look stops at the first that fits. Bounds
-    consistency, as :class:`Linear`'s.
+    not a loop in Python. The other term's bounds are added, then narrowed
+    to what the 0/1 terms leave; an open 0/1 term whose ``|a|`` exceeds the
+    room left (``-least``; and, for ``==``, the room above, ``most``) is
+    fixed. The 0/1 terms are kept by ``|a|``, largest first, so the look
+    stops at the first that fits. Bounds consistency, as :class:`Linear`'s.
 
     >>> D = [3, 3, 2]                         # 5 x + 2 y + 3 z <= 6, z = 1: x = 0
     >>> BoolLinear(((0, 5), (1, 2), (2, 3)), -6, "<=").propagate(D, [0] * 3, set(), 2)
@@ -690,17 +691,25 @@ class BoolLinear(Linear):
     [1, 3, 2]
     """
 
-    __slots__ = ("domains", "largest", "negative", "positive", "smallest", "widest")
+    __slots__ = ("domains", "general", "largest", "negative", "positive", "smallest", "widest")
 
     def __init__(
-        self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
+        self,
+        terms: tuple[tuple[int, int], ...],
+        k: int,
+        op: str,
+        source: object = None,
+        general: int | None = None,
     ) -> None:
         super().__init__(terms, k, op, source)
-        self.domains = itemgetter(*self.vars)  # at least two terms: a tuple
-        self.positive = tuple(max(a, 0) for _, a in terms)
-        self.negative = tuple(min(a, 0) for _, a in terms)
+        self.general = None if general is None else terms[general]
+        """The term ``(j, a)`` over a variable that is not 0/1, if any."""
+        bools = tuple(t for n, t in enumerate(terms) if n != general)
+        self.domains = itemgetter(*(j for j, _ in bools))  # at least two terms: a tuple
+        self.positive = tuple(max(a, 0) for _, a in bools)
+        self.negative = tuple(min(a, 0) for _, a in bools)
         self.smallest, self.widest = k + sum(self.negative), k + sum(self.positive)
-        self.largest = sorted(terms, key=lambda t: -abs(t[1]))
+        self.largest = sorted(bools, key=lambda t: -abs(t[1]))
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         domains = self.domains(D)
@@ -709,27 +718,41 @@ class BoolLinear(Linear):
         least = (
             self.smallest + sum(compress(self.positive, ones)) - sum(compress(self.negative, zeros))
         )
-        if least > 0:
+        both = self.op == "=="
+        most = (
+            self.widest - sum(compress(self.positive, zeros)) + sum(compress(self.negative, ones))
+        )
+        if self.general is not None:  # a * x_j within -most .. -least, and its span added
+            j, a = self.general
+            d, o = D[j], off[j]
+            lo, hi = low(d, o), high(d, o)
+            if type(lo) is float or type(hi) is float:
+                return super().propagate(D, off, queue, i)
+            top, bottom = -least, -most if both else None  # a * x_j lies within these
+            if a > 0:
+                nd = keep_le(d, o, top // a)
+                if bottom is not None:
+                    nd = keep_ge(nd, o, -(-bottom // a))
+            else:
+                nd = keep_ge(d, o, -(top // -a))
+                if bottom is not None:
+                    nd = keep_le(nd, o, bottom // a)
+            if nd != d:
+                if not narrow(D, queue, j, nd):
+                    return False
+                lo, hi = low(D[j], o), high(D[j], o)
+            least += a * lo if a > 0 else a * hi  # type: ignore[assignment]  # finite: checked above
+            most += a * hi if a > 0 else a * lo  # type: ignore[assignment]  # as above
+        if least > 0 or (both and most < 0):
             return False
-        room = -least
-        if self.op == "==":
-            most = (
-                self.widest
-                - sum(compress(self.positive, zeros))
-                + sum(compress(self.negative, ones))
-            )
-            if most < 0:
-                return False
-            room = min(room, most)
-        else:
-            most = None
+        room = min(-least, most) if both else -least
         for j, a in self.largest:
             size = a if a > 0 else -a
             if size <= room:
                 break
             if D[j] == 3:
                 low_end = size > -least  # past the room below: the value that adds least
-                if most is not None and size > most:
+                if both and size > most:
                     if low_end:
                         return False
                     D[j] = 2 if a > 0 else 1
