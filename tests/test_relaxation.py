@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from test_fd_property import is_single_cycle
 
 from relqueens import fd, run, var, vars
+from relqueens.fd import relaxation
 from relqueens.fd.knapsack import TableBound, exact
 from relqueens.fd.relaxation import (
     AssignmentBound,
@@ -468,3 +469,39 @@ def test_lagrangian_prices_all_the_constraints_of_a_multiple_knapsack_at_once():
     goals = [fd.in_(*xs, fd.interval(0, 1)), *(fd.dot(r, xs) <= c for r, c in zip(w, cap))]
     (best,) = run(1, xs, *goals, fd.label(xs, maximize=fd.dot(v, xs)), max_nodes=60_000)
     assert sum(a * b for a, b in zip(v, best)) == 1191  # CP-SAT's optimum; it took 130,000 nodes
+
+
+@st.composite
+def one_knapsack(draw):
+    """One ``<=`` constraint over small domains with holes, an objective, a labeling order."""
+    n = draw(st.integers(2, 6))
+    domains = [draw(st.sets(st.integers(-1, 3), min_size=1, max_size=4)) for _ in range(n)]
+    row = [draw(st.integers(-3, 7)) for _ in range(n)]
+    values = [draw(st.integers(-3, 9)) for _ in range(n)]
+    order = draw(st.permutations(range(n)))
+    return domains, row, draw(st.integers(-2, 12)), values, order, draw(st.sampled_from([0, 1]))
+
+
+@EXAMPLES
+@given(one_knapsack())
+def test_a_knapsack_whose_table_joins_its_lp_mid_search_answers_as_brute_force(case):
+    """The table comes in after ``DEFERRED`` nodes a variable (here 0: from the root, or 1: in the
+    middle of the search), and bounds and prunes beside the LP."""
+    domains, row, k, values, order, deferred = case
+    xs = vars(len(domains))
+    goals = [fd.in_(x, fd.domain(*sorted(d))) for x, d in zip(xs, domains)]
+    goals.append(fd.scalar_product(row, xs, "<=", k))
+    label = fd.label([xs[i] for i in order], maximize=fd.dot(values, xs))
+    saved, relaxation.DEFERRED = relaxation.DEFERRED, deferred
+    try:
+        got = run(0, tuple(xs), *goals, label)
+    finally:
+        relaxation.DEFERRED = saved
+    expected = [
+        p
+        for p in itertools.product(*(sorted(d) for d in domains))
+        if sum(a * x for a, x in zip(row, p)) <= k
+    ]
+    assert sorted(got) == sorted(expected)
+    worth = [sum(v * x for v, x in zip(values, p)) for p in got]
+    assert worth == sorted(worth, reverse=True)

@@ -107,3 +107,33 @@ def test_the_lp_at_every_node_proves_a_multiple_knapsack_in_few_nodes():
     (best,) = run(1, xs, *goals, fd.label(xs, maximize=fd.dot(v, xs)), max_nodes=3_000)
     assert sum(a * b for a, b in zip(v, best)) == 1194  # CP-SAT's optimum
     assert all(sum(a * b for a, b in zip(r, best)) <= c for r, c in zip(w, cap))
+
+
+def test_a_node_limit_carries_the_best_so_far_and_the_optimum_once_it_is_proved():
+    """At every node limit, ``.best`` is a solution no worse than at the limit before; past the
+    proof (while the answers are searched again in the labeling's order) it is the optimum."""
+    import random
+
+    from relqueens.logic.limits import SearchLimit
+
+    rng = random.Random(3)
+    n, m = 12, 3
+    w = [[rng.randint(5, 40) for _ in range(n)] for _ in range(m)]
+    v = [rng.randint(10, 60) for _ in range(n)]
+    cap = [sum(r) // 2 for r in w]
+    xs = vars(n)
+    goals = [fd.in_(*xs, fd.interval(0, 1)), *(fd.dot(r, xs) <= c for r, c in zip(w, cap))]
+    label = fd.label(xs, maximize=fd.dot(v, xs))
+    (optimum,) = run(1, xs, *goals, label)
+    worths = []
+    for limit in itertools.count(1):
+        try:
+            run(1, xs, *goals, label, max_nodes=limit)
+            break
+        except SearchLimit as e:
+            if e.best is not None:
+                assert all(sum(a * b for a, b in zip(r, e.best)) <= c for r, c in zip(w, cap))
+                worths.append(sum(a * b for a, b in zip(v, e.best)))
+            else:
+                assert not worths  # none found yet
+    assert worths == sorted(worths) and worths[-1] == sum(a * b for a, b in zip(v, optimum))

@@ -17,11 +17,14 @@ is then the best gain of the items from ``k`` on that use *exactly* room
 coefficients leave gaps (coin change: the fewest coins that make an amount
 exactly is the table's answer at the root).
 
-With several constraints, each table prices the others in (a Lagrangian
-relaxation): ``lam * (sum(a'_i x_i) - b')`` is added to the cost, which
-never raises it where ``sum(a'_i x_i) <= b'`` holds, so the bound stays
-sound for every ``lam >= 0``; :func:`exact` picks ``lam`` (in steps of
-``1/SCALE``) to make the root's bound as tight as it can.
+With several constraints (where some variable's domain is unbounded, so
+that the LP over them all,
+:class:`~relqueens.fd.relaxation.LagrangianBound`, does not apply), each
+table prices the others in (a Lagrangian relaxation): ``lam * (sum(a'_i
+x_i) - b')`` is added to the cost, which never raises it where ``sum(a'_i
+x_i) <= b'`` holds, so the bound stays sound for every ``lam >= 0``;
+:func:`exact` picks ``lam`` (in steps of ``1/SCALE``) to make the root's
+bound as tight as it can.
 """
 
 from __future__ import annotations
@@ -36,9 +39,9 @@ if TYPE_CHECKING:
     from .domain import Dom
     from .relaxation import KnapsackBound
 
-CELLS = 500_000
+CELLS = 2_500_000
 """The most cells (room values times values tried) one table may have."""
-BUDGET = 2_000_000
+BUDGET = 5_000_000
 """The most cells :func:`exact` fills in all, the multipliers' search included."""
 SCALE = 16
 """Multipliers are multiples of ``1 / SCALE``; costs are scaled by it."""

@@ -35,7 +35,7 @@ from .errors import DomainError
 from .implied import implied_resources
 from .probing import Probes, scheduling
 from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
-from .relaxation import INFEASIBLE, KnapsackBound, LagrangianBound, relaxations
+from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
 from .restarts import RESTARTABLE, Restarts
 from .store import FDStore, is_int, store_of
 from .terms import Lin, Relation, listed, var
@@ -705,39 +705,18 @@ class Label(Goal):
             return
         const, bounds = relaxed
 
-        def tighten(D: list[Dom]) -> bool:
-            nd = D[j] if probes is None else probes.bound(D[j])
-            if best:
-                nd = (
-                    keep_le(nd, off, best[0] - 1)
-                    if sense == "min"
-                    else keep_ge(nd, off, best[0] + 1)
-                )
-            if not nd:
-                return False
-            queue = {j}
-            for r in bounds:  # each bounds sign * objective from below, and prunes under its top
-                b = r.bound(
-                    D, model.off, (high(nd, off) if sense == "min" else -low(nd, off)) - const
-                )
-                if b is INFEASIBLE:
-                    return False
-                nd = keep_ge(nd, off, const + b) if sense == "min" else keep_le(nd, off, -const - b)
-                if not nd:
-                    return False
-                top = high(nd, off) if sense == "min" else -low(nd, off)
-                if type(top) is int and not r.prune(D, model.off, top - const, queue):
-                    return False
-            if nd != D[j] or len(queue) > 1:
-                D[j] = nd
-                if not fixpoint(D, queue, model):
-                    return False
-            if linear is not None and not best_known:
-                guess(D, linear, high(nd, off) if sense == "min" else -low(nd, off))
-            return True
+        linear = next((r for r in bounds if isinstance(r, LP_BOUNDS)), None)
+        """An LP among the bounds: its optimum, rounded, is tried as a solution at every node."""
+        proved = False  # once the optimum is proved, no more guesses are recorded
 
-        def guess(D: list[Dom], r: KnapsackBound | LagrangianBound, top: int | float) -> None:
-            """Record the LP's rounded optimum if it is a solution better than the best."""
+        def ceiling(nd: Dom) -> int | float:
+            """The objective's highest value in ``nd``, as the minimised one (``sign *``)."""
+            return high(nd, off) if sense == "min" else -low(nd, off)
+
+        def guess(
+            D: list[Dom], r: KnapsackBound | Deferred | LagrangianBound, top: int | float
+        ) -> None:
+            """Record ``r``'s rounded optimum if it is a solution better than ``top`` allows."""
             values = r.rounded()
             if values is None or const + sum(c * values[i] for i, c in r.cost.items()) > top:
                 return
@@ -750,12 +729,34 @@ class Label(Goal):
             if fixpoint(D, set(values), model) and all(fixed(D[i]) for i in idxs):
                 record(D)
 
-        linear: KnapsackBound | LagrangianBound | None = None  # the LP, whose optimum is a guess
-        for r in bounds:
-            if isinstance(r, (KnapsackBound, LagrangianBound)):
-                linear = r
-                break
-        best_known: list[bool] = []  # once the optimum is proved, no more guesses are recorded
+        def tighten(D: list[Dom]) -> bool:
+            nd = D[j] if probes is None else probes.bound(D[j])
+            if best:
+                nd = (
+                    keep_le(nd, off, best[0] - 1)
+                    if sense == "min"
+                    else keep_ge(nd, off, best[0] + 1)
+                )
+            if not nd:
+                return False
+            queue = {j}
+            for r in bounds:  # each bounds sign * objective from below, and prunes under its top
+                b = r.bound(D, model.off, ceiling(nd) - const)
+                if b is INFEASIBLE:
+                    return False
+                nd = keep_ge(nd, off, const + b) if sense == "min" else keep_le(nd, off, -const - b)
+                if not nd:
+                    return False
+                top = ceiling(nd)
+                if type(top) is int and not r.prune(D, model.off, top - const, queue):
+                    return False
+            if nd != D[j] or len(queue) > 1:
+                D[j] = nd
+                if not fixpoint(D, queue, model):
+                    return False
+            if linear is not None and not proved:
+                guess(D, linear, ceiling(nd))
+            return True
 
         probes = (
             Probes(search, store, idxs, j, sense, best, incumbent, record, tighten)
@@ -781,10 +782,21 @@ class Label(Goal):
             lp, chosen = linear, SELECTORS[self.select]
 
             def select(D: list[Dom], idxs: list[int], k: int, model: Model) -> int:
-                """The first variable the last LP left fractional (else the labeling's choice):
-                the order of branch and bound's own search is not seen in the answers."""
+                """The first variable the last LP left fractional, else the labeling's choice
+                (from the first variable: those before ``k`` may be open). The answers follow
+                in the labeling's order once the optimum is proved; this order decides only
+                which optimum the search meets first (the first answer, with probes)."""
                 at = lp.fractional(D, idxs)
-                return at if at >= 0 else chosen(D, idxs, k, model)
+                return at if at >= 0 else chosen(D, idxs, 0, model)
+
+        def at_limit(e: Exhausted) -> Iterator[State]:
+            """The best solution so far, past the limit ``e``, to be the SearchLimit's best."""
+            budget = current_budget()
+            if incumbent and budget is not None:
+                budget.grace(str(e))
+                found = Solutions(S, store, idxs).state(incumbent[0])
+                if found is not False:
+                    yield found
 
         bound = search(
             store.D,
@@ -802,18 +814,12 @@ class Label(Goal):
             for _ in bound:
                 pass
         except Exhausted as e:  # a limit: the best so far goes on, to be the SearchLimit's best
-            budget = current_budget()
-            if not incumbent or budget is None:
-                raise
-            budget.grace(str(e))
-            found = Solutions(S, store, idxs).state(incumbent[0])
-            if found is not False:
-                yield found
+            yield from at_limit(e)
             raise
         if not best:
             return
         optimum = best.pop()  # from here on, tighten bounds by the objective's own domain
-        best_known.append(True)
+        proved = True
         d0 = store.D[j]
         values: Iterable[int]
         # lazily: the first value is the optimum, and it may be all that is read
@@ -836,12 +842,20 @@ class Label(Goal):
                 if found is not False:
                     yield found
                     first = [D[i] for i in idxs]
-        for v in values:
-            D = store.D[:]
-            D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
-            if fixpoint(D, {j}, store.current()):  # current: answers may have posted on the model
-                yield from self._solutions(S, store, D, idxs, prune=tighten, skip=first)
-            first = None  # the next values' solutions are all new
+        given = first is not None
+        try:
+            for v in values:
+                D = store.D[:]
+                D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
+                if fixpoint(D, {j}, store.current()):  # current: answers may have posted
+                    for answer in self._solutions(S, store, D, idxs, prune=tighten, skip=first):
+                        given = True
+                        yield answer
+                first = None  # the next values' solutions are all new
+        except Exhausted as e:  # a limit before the optimum is met again: the one proved
+            if not given:
+                yield from at_limit(e)
+            raise
 
 
 def _downward(d: int, o: int) -> Iterator[int]:

@@ -675,14 +675,14 @@ class BoolLinear(Linear):
     row), and at most one other term (``general``: a total, as in ``total == dot(v, take)``).
 
     The 0/1 domains are 1 (just 0), 2 (just 1) or 3 (open), as for
-    :class:`BoolSum`. Their sum's least is ``k``, the negative coefficients,
-    and the positive ones of the terms fixed to 1, less the negative ones of
-    the terms fixed to 0 (the most, likewise): ``compress`` over the domains,
-    not a loop in Python. The other term's bounds are added, then narrowed
-    to what the 0/1 terms leave; an open 0/1 term whose ``|a|`` exceeds the
-    room left (``-least``; and, for ``==``, the room above, ``most``) is
-    fixed. The 0/1 terms are kept by ``|a|``, largest first, so the look
-    stops at the first that fits. Bounds consistency, as :class:`Linear`'s.
+    :class:`BoolSum`. The least the 0/1 terms can sum to takes every open
+    term at the value that adds less; it and the most are sums over the
+    domains by ``compress``, not loops in Python. The other term is narrowed
+    to what they leave, and its bounds added; then an open 0/1 term whose
+    ``|a|`` exceeds the room left (``-least``; and, for ``==``, the room
+    above, ``most``) is fixed. The 0/1 terms are kept by ``|a|``, largest
+    first, so the look stops at the first that fits. Bounds consistency, as
+    :class:`Linear`'s.
 
     >>> D = [3, 3, 2]                         # 5 x + 2 y + 3 z <= 6, z = 1: x = 0
     >>> BoolLinear(((0, 5), (1, 2), (2, 3)), -6, "<=").propagate(D, [0] * 3, set(), 2)

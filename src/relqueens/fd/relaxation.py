@@ -8,8 +8,13 @@ relaxation drops some of the problem to solve the rest exactly:
   variables' bounds, their integrality dropped (the LP relaxation, a
   continuous knapsack, solved greedily by gain per unit of the constraint:
   Dantzig's bound). Where the domains are small, :func:`~relqueens.fd.knapsack.exact`
-  replaces it by the integer knapsack, solved by dynamic programming
-  (:class:`~relqueens.fd.knapsack.TableBound`).
+  adds the integer knapsack, solved by dynamic programming
+  (:class:`~relqueens.fd.knapsack.TableBound`): at once for an equality,
+  after the LP's first nodes for ``<=`` (:class:`Deferred`).
+* :class:`LagrangianBound`: two or more such constraints at once, the LP
+  relaxation of them all solved again at every node
+  (:class:`~relqueens.fd.simplex.DualSimplex`), its prices turned into an
+  exact Lagrangian bound; it replaces the constraints' own bounds.
 * :class:`AssignmentBound`: terms ``c_t * y_t`` with ``y_t = row_t[s_t]``
   (``element``) and the ``s_t`` all different (``all_distinct``, ``distinct``,
   ``circuit``): the cheapest assignment of distinct values (the Hungarian
@@ -21,8 +26,9 @@ relaxation drops some of the problem to solve the rest exactly:
   it towards a tour). No subtours: far tighter on symmetric distances. Its
   marginal costs remove the arcs that cannot lead below the best tour.
 
-The first two are exact, the third a bound for any penalties; all three are
-integer arithmetic and sound for any domains; :func:`relaxations`
+The LPs and the assignment are exact, the Lagrangian and the 1-tree bounds for
+any prices or penalties; all are integer arithmetic (floating point only
+guides the prices) and sound for any domains; :func:`relaxations`
 picks, for an objective variable, the ones that bound it more tightly than
 propagation already does at the root. Every bound is on the objective to be
 *minimised* (a maximised objective is negated).
@@ -30,6 +36,7 @@ propagation already does at the root. Every bound is on the objective to be
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from math import ceil, floor
 from typing import TYPE_CHECKING, TypeAlias
@@ -37,7 +44,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from .domain import Dom
 from .knapsack import TableBound, exact
 from .propagators import EqOffset, Linear, fixed, high, keep_ge, keep_le, low, narrow
-from .simplex import EPS, DualSimplex
+from .simplex import EPS, DualSimplex, combined
 
 if TYPE_CHECKING:
     from .store import Model
@@ -194,6 +201,59 @@ def _within(
     )
 
 
+class Deferred:
+    """One ``<=`` constraint's LP (:class:`KnapsackBound`), and its table once the LP is slow.
+
+    With the LP's optimum tried as a solution at every node and its reduced
+    costs, most knapsacks are proved in a dive or two (a random 300-item
+    one in 157 nodes); a table costs a pass over the room per item to build
+    (0.1 s for 200 items), and pays where the LP stays far from the integers
+    (gains close to the weights). After :data:`DEFERRED` nodes per variable,
+    :func:`~relqueens.fd.knapsack.exact` builds the table over the root's
+    domains (a relaxation of every node's), and both bound from then on.
+    """
+
+    __slots__ = ("cost", "left", "lp", "root", "table")
+
+    def __init__(self, lp: KnapsackBound, D: list[Dom], off: list[int]) -> None:
+        self.lp, self.cost, self.root = lp, lp.cost, (D[:], off)
+        self.table: TableBound | None = None
+        self.left = max(1, DEFERRED * len(lp.weight))
+        """The nodes left before the table (1: the table from the root on)."""
+
+    def bound(
+        self, D: list[Dom], off: list[int], cap: int | float = float("inf")
+    ) -> int | float | None:
+        """The tighter of the LP's bound and the table's (once built)."""
+        self.left -= 1
+        if not self.left:
+            (built,) = exact([self.lp], *self.root)
+            self.table = built if type(built) is TableBound else None
+        least = self.lp.bound(D, off, cap)
+        if self.table is None or least is INFEASIBLE:
+            return least
+        exact_least = self.table.bound(D, off, cap)
+        return INFEASIBLE if exact_least is INFEASIBLE else max(least, exact_least)
+
+    def solution(self, i: int) -> int | None:
+        """The table's best completion once built, else the LP's point."""
+        return (self.lp if self.table is None else self.table).solution(i)
+
+    def rounded(self) -> dict[int, int] | None:
+        return self.lp.rounded()
+
+    def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
+        """The table's pruning first (it reads the node as its bound saw it), then the LP's
+        (which only ever keeps more where the domains moved in since)."""
+        return (self.table is None or self.table.prune(D, off, target, queue)) and self.lp.prune(
+            D, off, target, queue
+        )
+
+
+DEFERRED = 2
+"""A knapsack's LP bounds alone this many nodes per variable of its constraint."""
+
+
 class LagrangianBound:
     """The least ``sum(c_i x_i)`` within the bounds, every constraint ``sum(a_ki x_i) <= b_k`` priced in.
 
@@ -204,8 +264,8 @@ class LagrangianBound:
     constraints together (a knapsack's own bounds see one each). At each
     node the multipliers are the LP relaxation's prices over the node's
     bounds (:class:`~relqueens.fd.simplex.DualSimplex`, warm-started from the
-    last node), so the bound is the LP's; they are kept as integers over
-    :data:`LAGRANGE_SCALE`, so the bound is exact arithmetic whatever the
+    last node), so the bound is the LP's (up to the prices' rounding to
+    integers over :data:`LAGRANGE_SCALE`), in exact arithmetic whatever the
     floating point LP did. Moving ``x_i`` by ``t`` from its end raises it by
     ``t |r_i|``: :meth:`prune` removes the values that cannot reach a target.
 
@@ -253,25 +313,6 @@ class LagrangianBound:
         """The multipliers' constant part, scaled."""
         self._price(D, off)
 
-    def _combine(self, base: list[int], weights: list[int]) -> list[int]:
-        """``base`` plus the rows' weights times ``weights``, per variable."""
-        for m, row in zip(weights, self.row_weights):
-            if m:
-                base = [b + m * a for b, a in zip(base, row)]
-        return base
-
-    def _least(self, coefs: list[int], D: list[Dom], off: list[int]) -> int:
-        """The least of ``sum(coefs_i x_i)`` within ``D``'s (finite) bounds."""
-        total = 0
-        for i, r in zip(self.ids, coefs):
-            if r:
-                d = D[i]
-                if type(d) is int:
-                    total += r * (off[i] + ((d & -d).bit_length() if r > 0 else d.bit_length()) - 1)
-                else:
-                    total += r * (d.lo if r > 0 else d.hi)
-        return total
-
     def _price(self, D: list[Dom], off: list[int]) -> None:
         """Multipliers from the LP over the bounds of ``D``, and the reduced costs they give."""
         lp = self.lp
@@ -280,7 +321,7 @@ class LagrangianBound:
             [high(D[i], off[i]) for i in self.ids],  # type: ignore[misc]  # as above
         )
         lam = [round(p * LAGRANGE_SCALE) for p in lp.prices]
-        self.reduced = self._combine(self.scaled_cost, lam)
+        self.reduced = combined(self.scaled_cost, lam, self.row_weights)
         self.const = -sum(m * b for (_, b), m in zip(self.rows, lam))
         self.infeasible = lp.ray is not None and self._refuted(lp.ray, D, off)
 
@@ -291,8 +332,10 @@ class LagrangianBound:
         if top <= 0:
             return False
         mu = [round(v / top * LAGRANGE_SCALE) for v in ray]
-        combined = self._combine([0] * len(self.ids), mu)
-        return self._least(combined, D, off) > sum(m * b for (_, b), m in zip(self.rows, mu))
+        weights = combined([0] * len(self.ids), mu, self.row_weights)
+        return _least(zip(self.ids, weights), D, off) > sum(
+            m * b for (_, b), m in zip(self.rows, mu)
+        )
 
     def bound(
         self, D: list[Dom], off: list[int], cap: int | float = float("inf")
@@ -301,7 +344,7 @@ class LagrangianBound:
         self._price(D, off)
         if self.infeasible:
             return INFEASIBLE
-        return -(-(self.const + self._least(self.reduced, D, off)) // LAGRANGE_SCALE)
+        return -(-(self.const + _least(zip(self.ids, self.reduced), D, off)) // LAGRANGE_SCALE)
 
     def solution(self, i: int) -> int | None:
         """The value of ``x_i`` in the last LP optimum, rounded to the nearest (or ``None``)."""
@@ -338,7 +381,7 @@ class LagrangianBound:
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """Keep each variable within ``slack / |r_i|`` of the end its reduced cost favours
         (the reduced costs of the last :meth:`bound`)."""
-        slack = LAGRANGE_SCALE * target - self.const - self._least(self.reduced, D, off)
+        slack = LAGRANGE_SCALE * target - self.const - _least(zip(self.ids, self.reduced), D, off)
         if slack < 0:
             return False
         for i, r in zip(self.ids, self.reduced):
@@ -354,8 +397,9 @@ class LagrangianBound:
         return True
 
 
-LAGRANGE_SCALE = 1 << 12
-"""The Lagrangian's multipliers are multiples of ``1 / LAGRANGE_SCALE``."""
+LAGRANGE_SCALE = 1 << 24
+"""The Lagrangian's multipliers are multiples of ``1 / LAGRANGE_SCALE`` (rounding the LP's
+prices to them loosens its bound by their error times the rows' spans: little)."""
 
 
 class AssignmentBound:
@@ -389,7 +433,7 @@ class AssignmentBound:
         self, D: list[Dom], off: list[int]
     ) -> tuple[list[dict[int, int | float]], int | float]:
         costs = [_element_costs(c, xs, D[s], off[s], D, off) for c, s, xs in self.rows]
-        return costs, _least(self.rest, D, off)
+        return costs, _least(self.rest.items(), D, off)
 
     def bound(
         self, D: list[Dom], off: list[int], cap: int | float = float("inf")
@@ -450,9 +494,17 @@ def _element_costs(
     return row
 
 
-def _least(terms: dict[int, int], D: list[Dom], off: list[int]) -> int | float:
-    """The least of ``sum(c * x)`` over ``terms`` ``{x: c}`` within the domains' bounds."""
-    return sum(c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x]) for x, c in terms.items())
+def _least(terms: Iterable[tuple[int, int]], D: list[Dom], off: list[int]) -> int | float:
+    """The least of ``sum(c * x)`` over ``terms`` ``(x, c)`` within the domains' bounds."""
+    total: int | float = 0
+    for x, c in terms:
+        if c:
+            d = D[x]
+            if type(d) is int:  # a bitset: its bounds inline (the LP's every node)
+                total += c * (off[x] + ((d & -d).bit_length() if c > 0 else d.bit_length()) - 1)
+            else:
+                total += c * (d.lo if c > 0 else d.hi)
+    return total
 
 
 OneTree: TypeAlias = "tuple[int | float, list[int], tuple[int, int], list[int]]"
@@ -570,7 +622,7 @@ class OneTreeBound:
             if any(type(c) is float for c in costs.values()):
                 return None
             arcs.append({k: c for k, c in costs.items() if k != t and 0 <= k < n})  # type: ignore[misc]  # no float: checked
-        base = _least(self.rest, D, off)
+        base = _least(self.rest.items(), D, off)
         return None if type(base) is float else (arcs, base)  # type: ignore[return-value]  # an int
 
     def bound(
@@ -840,8 +892,11 @@ def _one_tree(model: Model, cost: dict[int, int]) -> OneTreeBound | None:
     return best
 
 
+LP_BOUNDS = (KnapsackBound, Deferred, LagrangianBound)
+"""The relaxations with an LP optimum to round (``rounded()``) and a ``cost``."""
+
 Relaxation: TypeAlias = (
-    "TableBound | KnapsackBound | LagrangianBound | AssignmentBound | OneTreeBound"
+    "TableBound | KnapsackBound | Deferred | LagrangianBound | AssignmentBound | OneTreeBound"
 )
 
 
@@ -876,6 +931,8 @@ def relaxations(
     ):  # the LP over every row bounds each row's own LP at every node (measured: and the
         # tables' integral bounds, priced at the root, cost more than they save)
         found = [LagrangianBound(knapsacks, D, off)]
+    elif len(knapsacks) == 1 and not knapsacks[0].equal:
+        found = [Deferred(knapsacks[0], D, off)]
     else:
         found = [*exact(knapsacks, D, off)]
     tour = _one_tree(model, cost)

@@ -24,12 +24,24 @@ True
 from __future__ import annotations
 
 from operator import mul
+from typing import TypeVar
+
+_N = TypeVar("_N", int, float)
 
 EPS = 1e-9
-"""Primal values within this of a bound are within it; pivots smaller than it are refused."""
+"""The floating point tolerance: primal values within this of a bound are within it, pivots
+smaller than it are refused, and an LP value within it of an integer is that integer."""
 REFRESH = 32
 """The reduced costs are kept from solve to solve (they depend on the basis alone), and
 computed afresh from the basis every this many solves, against rounding drift."""
+
+
+def combined(base: list[_N], weights: list[_N], rows: list[list[_N]]) -> list[_N]:
+    """``base`` plus ``sum(weights[k] * rows[k])``, entry by entry (rows of one length)."""
+    for f, row in zip(weights, rows):
+        if f:
+            base = [b + f * a for b, a in zip(base, row)]
+    return base
 
 
 class DualSimplex:
@@ -92,11 +104,12 @@ class DualSimplex:
 
     def _combine(self, weights: list[float]) -> list[float]:
         """``sum(weights[k] * rows[k])``: a row of ``B^-1 A`` for a row of ``B^-1``, or ``y A``."""
-        out = [0.0] * (self.n + self.m)
-        for f, row in zip(weights, self.rows):
-            if f:
-                out = [o + f * a for o, a in zip(out, row)]
-        return out
+        return combined([0.0] * (self.n + self.m), weights, self.rows)
+
+    def _duals(self) -> list[float]:
+        """``y = c_B B^-1``: the rows' prices at the basis (``<= 0`` at a dual feasible one)."""
+        c, basis, binv = self.c, self.basis, self.binv
+        return [sum(c[basis[r]] * binv[r][k] for r in range(self.m)) for k in range(self.m)]
 
     def solve(self, lo: list[int], hi: list[int], pivots: int = 0) -> bool:
         """Pivot to the optimum within ``lo``/``hi``: ``True`` if reached, ``False`` if infeasible
@@ -104,8 +117,7 @@ class DualSimplex:
         """
         n, m, c, basis, binv = self.n, self.m, self.c, self.basis, self.binv
         if self.age >= REFRESH:
-            y = [sum(c[basis[r]] * binv[r][k] for r in range(m)) for k in range(m)]
-            self.d, self.age = [cj - a for cj, a in zip(c, self._combine(y))], 0
+            self.d, self.age = [cj - a for cj, a in zip(c, self._combine(self._duals()))], 0
         d = self.d
         self.age += 1
         if any(d[j] < -EPS for j in range(n, n + m) if j not in basis):
@@ -169,8 +181,7 @@ class DualSimplex:
             x[leave], at_high[leave] = bound, not below
             xb[r] = entering
         self.d = d
-        y = [sum(c[basis[r]] * binv[r][k] for r in range(m)) for k in range(m)]
-        self.prices = [max(0.0, -v) for v in y]
+        self.prices = [max(0.0, -v) for v in self._duals()]
         for s, j in enumerate(basis):
             x[j] = xb[s]
         self.values = x[:n]
