@@ -505,3 +505,22 @@ def test_a_knapsack_whose_table_joins_its_lp_mid_search_answers_as_brute_force(c
     assert sorted(got) == sorted(expected)
     worth = [sum(v * x for v, x in zip(values, p)) for p in got]
     assert worth == sorted(worth, reverse=True)
+
+
+def test_a_knapsack_whose_total_is_capped_at_its_lp_bound_is_tabled_at_once():
+    """Gains = weights + 10 (30 items): the LP bounds the total by 1005, the optimum is 1003. With
+    ``total <= 1005`` stated, the LP alone bounds no better than propagation at the root, so the
+    table is built there (the LP alone took over 10 s)."""
+    rng = random.Random(1)
+    w = [rng.randint(1, 100) for _ in range(30)]
+    v = [x + 10 for x in w]
+    take, total = vars(30), var()
+    goals = [
+        fd.in_(*take, fd.interval(0, 1)),
+        fd.in_(total, fd.interval(0, 1005)),
+        fd.scalar_product(w, take, "<=", sum(w) // 2),
+        total == fd.dot(v, take),
+    ]
+    assert run(1, total, *goals, fd.label(take, order="down", maximize=total), max_nodes=500) == (
+        1003,
+    )

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 CELLS = 2_500_000
 """The most cells (room values times values tried) one table may have."""
-BUDGET = 5_000_000
+BUDGET = 2_500_000
 """The most cells :func:`exact` fills in all, the multipliers' search included."""
 SCALE = 16
 """Multipliers are multiples of ``1 / SCALE``; costs are scaled by it."""

@@ -204,11 +204,13 @@ def _within(
 class Deferred:
     """One ``<=`` constraint's LP (:class:`KnapsackBound`), and its table once the LP is slow.
 
-    With the LP's optimum tried as a solution at every node and its reduced
-    costs, most knapsacks are proved in a dive or two (a random 300-item
-    one in 157 nodes); a table costs a pass over the room per item to build
+    With the LP's point tried as a solution at every node and its reduced
+    costs, most knapsacks are proved in a dive or two (a random 200-item one
+    in 102 nodes); a table costs a pass over the room per item to build
     (0.1 s for 200 items), and pays where the LP stays far from the integers
-    (gains close to the weights). After :data:`DEFERRED` nodes per variable,
+    (gains close to the weights). After :data:`DEFERRED` bounds per variable
+    (a bound a node), or at once if the LP alone bounds no better than
+    propagation at the root (:meth:`tabled`),
     :func:`~relqueens.fd.knapsack.exact` builds the table over the root's
     domains (a relaxation of every node's), and both bound from then on.
     """
@@ -219,7 +221,12 @@ class Deferred:
         self.lp, self.cost, self.root = lp, lp.cost, (D[:], off)
         self.table: TableBound | None = None
         self.left = max(1, DEFERRED * len(lp.weight))
-        """The nodes left before the table (1: the table from the root on)."""
+        """The bounds left before the table (1: the table from the root on)."""
+
+    def tabled(self, D: list[Dom], off: list[int]) -> int | float | None:
+        """Build the table now; the bound with it."""
+        self.left = 1
+        return self.bound(D, off)
 
     def bound(
         self, D: list[Dom], off: list[int], cap: int | float = float("inf")
@@ -236,10 +243,12 @@ class Deferred:
         return INFEASIBLE if exact_least is INFEASIBLE else max(least, exact_least)
 
     def solution(self, i: int) -> int | None:
-        """The table's best completion once built, else the LP's point."""
-        return (self.lp if self.table is None else self.table).solution(i)
+        """The table's best completion once built (where it has one), else the LP's point."""
+        v = None if self.table is None else self.table.solution(i)
+        return self.lp.solution(i) if v is None else v
 
     def rounded(self) -> dict[int, int] | None:
+        """The LP's point (:meth:`KnapsackBound.rounded`): a guess at a solution."""
         return self.lp.rounded()
 
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
@@ -251,7 +260,7 @@ class Deferred:
 
 
 DEFERRED = 2
-"""A knapsack's LP bounds alone this many nodes per variable of its constraint."""
+"""A knapsack's LP bounds alone this many nodes (bounds) per variable of its constraint."""
 
 
 class LagrangianBound:
@@ -945,6 +954,8 @@ def relaxations(
     useful = []
     for r in found:
         b = r.bound(D, off)
+        if type(r) is Deferred and b is not INFEASIBLE and const + b <= now:
+            b = r.tabled(D, off)  # the LP alone bounds no better than propagation: its table now
         if b is INFEASIBLE:
             return None
         if const + b > now:
