@@ -1203,16 +1203,18 @@ def test_a_difference_with_one_term_fixed_is_domain_consistent(case):
 
 
 @st.composite
-def bool_sum_models(draw):
-    """Sums with one coefficient over 0/1 variables (:class:`BoolSum`), beside other relations."""
+def bool_sum_models(draw, weighted=False):
+    """Sums over 0/1 variables beside other relations: one coefficient (:class:`BoolSum`), or
+    mixed ones (``weighted``: :class:`BoolLinear`, knapsack rows)."""
     n, domains, pins = draw(base_model(n_min=2, n_max=6, lo=0, hi=1, max_size=2))
     items = []
     for _ in range(draw(st.integers(1, 3))):
         xs = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
-        a = draw(st.sampled_from([1, 1, 1, -1, 2, -3]))
-        items.append(
-            ("sum", xs, [a] * len(xs), draw(st.sampled_from(OP_NAMES)), draw(st.integers(-4, 7)))
-        )
+        if weighted:
+            coefs, k = [draw(st.integers(-5, 7).filter(bool)) for _ in xs], st.integers(-8, 12)
+        else:
+            coefs, k = [draw(st.sampled_from([1, 1, 1, -1, 2, -3]))] * len(xs), st.integers(-4, 7)
+        items.append(("sum", xs, coefs, draw(st.sampled_from(OP_NAMES)), draw(k)))
     if draw(st.booleans()):  # domains first (a sum over variables without one is a Linear)
         return (
             n,
@@ -1228,26 +1230,8 @@ def test_sums_of_0_1_variables_equal_brute_force(model):
     agrees_with_brute_force(model, build_distinct_sum)
 
 
-@st.composite
-def weighted_bool_sum_models(draw):
-    """Sums with mixed coefficients over 0/1 variables (:class:`BoolLinear`: knapsack rows)."""
-    n, domains, pins = draw(base_model(n_min=2, n_max=6, lo=0, hi=1, max_size=2))
-    items = []
-    for _ in range(draw(st.integers(1, 3))):
-        xs = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
-        coefs = [draw(st.integers(-5, 7).filter(bool)) for _ in xs]
-        items.append(("sum", xs, coefs, draw(st.sampled_from(OP_NAMES)), draw(st.integers(-8, 12))))
-    if draw(st.booleans()):  # domains first: the rows are posted over 0/1 variables
-        return (
-            n,
-            domains,
-            common_items(domains, []) + shuffled(draw, items + common_items([], pins)),
-        )
-    return n, domains, shuffled(draw, items + common_items(domains, pins))
-
-
 @SETTINGS
-@given(weighted_bool_sum_models())
+@given(bool_sum_models(weighted=True))
 def test_weighted_sums_of_0_1_variables_equal_brute_force(model):
     agrees_with_brute_force(model, build_distinct_sum)
 

@@ -454,19 +454,25 @@ def test_lagrangian_bound_is_below_every_solution_and_pruning_keeps_those_within
     bounds_and_keeps(lagrangian, D, off, points, values, target)  # "infeasible": no point
 
 
-def test_lagrangian_prices_all_the_constraints_of_a_multiple_knapsack_at_once():
-    """50 items, 5 constraints: each knapsack's own table bounds it at 1232 at best, the LP at 1202.6."""
-    rng = random.Random(4)
-    n, m = 50, 5
+def multiple_knapsack(seed, n, m):
+    """``n`` random items (weights 5..40 in each of ``m`` rows, values 10..60), each capacity half
+    its row: ``(weights, values, capacities, xs, goals)``, the goals without the labeling."""
+    rng = random.Random(seed)
     w = [[rng.randint(5, 40) for _ in range(n)] for _ in range(m)]
     v = [rng.randint(10, 60) for _ in range(n)]
     cap = [sum(r) // 2 for r in w]
-    D, off = [0b11] * n, [0] * n
+    xs = vars(n)
+    goals = [fd.in_(*xs, fd.interval(0, 1)), *(fd.dot(r, xs) <= c for r, c in zip(w, cap))]
+    return w, v, cap, xs, goals
+
+
+def test_lagrangian_prices_all_the_constraints_of_a_multiple_knapsack_at_once():
+    """50 items, 5 constraints: each knapsack's own table bounds it at 1232 at best, the LP at 1202.6."""
+    w, v, cap, xs, goals = multiple_knapsack(4, 50, 5)
+    D, off = [0b11] * 50, [0] * 50
     cost = {i: -c for i, c in enumerate(v)}
     kbs = [KnapsackBound(cost, dict(enumerate(r)), c) for r, c in zip(w, cap)]
     assert -LagrangianBound(kbs, D, off).bound(D, off) == 1202
-    xs = vars(n)
-    goals = [fd.in_(*xs, fd.interval(0, 1)), *(fd.dot(r, xs) <= c for r, c in zip(w, cap))]
     (best,) = run(1, xs, *goals, fd.label(xs, maximize=fd.dot(v, xs)), max_nodes=60_000)
     assert sum(a * b for a, b in zip(v, best)) == 1191  # CP-SAT's optimum; it took 130,000 nodes
 

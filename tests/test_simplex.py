@@ -4,9 +4,9 @@ import itertools
 
 from hypothesis import given
 from hypothesis import strategies as st
-from test_relaxation import EXAMPLES, bitset, bounds_and_keeps
+from test_relaxation import EXAMPLES, bitset, bounds_and_keeps, multiple_knapsack
 
-from relqueens import fd, run, vars
+from relqueens import fd, run
 from relqueens.fd.relaxation import KnapsackBound, LagrangianBound
 from relqueens.fd.simplex import DualSimplex
 
@@ -94,16 +94,8 @@ def test_the_lp_bound_warm_started_from_node_to_node_is_below_every_solution(cas
 
 
 def test_the_lp_at_every_node_proves_a_multiple_knapsack_in_few_nodes():
-    """50 items, 5 constraints (seed 2): 25,774 nodes with the root's multipliers, 1,454 with the LP's."""
-    import random
-
-    rng = random.Random(2)
-    n, m = 50, 5
-    w = [[rng.randint(5, 40) for _ in range(n)] for _ in range(m)]
-    v = [rng.randint(10, 60) for _ in range(n)]
-    cap = [sum(r) // 2 for r in w]
-    xs = vars(n)
-    goals = [fd.in_(*xs, fd.interval(0, 1)), *(fd.dot(r, xs) <= c for r, c in zip(w, cap))]
+    """50 items, 5 constraints (seed 2): 25,774 nodes with the root's multipliers, 976 with the LP's."""
+    w, v, cap, xs, goals = multiple_knapsack(2, 50, 5)
     (best,) = run(1, xs, *goals, fd.label(xs, maximize=fd.dot(v, xs)), max_nodes=3_000)
     assert sum(a * b for a, b in zip(v, best)) == 1194  # CP-SAT's optimum
     assert all(sum(a * b for a, b in zip(r, best)) <= c for r, c in zip(w, cap))
@@ -112,17 +104,9 @@ def test_the_lp_at_every_node_proves_a_multiple_knapsack_in_few_nodes():
 def test_a_node_limit_carries_the_best_so_far_and_the_optimum_once_it_is_proved():
     """At every node limit, ``.best`` is a solution no worse than at the limit before; past the
     proof (while the answers are searched again in the labeling's order) it is the optimum."""
-    import random
-
     from relqueens.logic.limits import SearchLimit
 
-    rng = random.Random(3)
-    n, m = 12, 3
-    w = [[rng.randint(5, 40) for _ in range(n)] for _ in range(m)]
-    v = [rng.randint(10, 60) for _ in range(n)]
-    cap = [sum(r) // 2 for r in w]
-    xs = vars(n)
-    goals = [fd.in_(*xs, fd.interval(0, 1)), *(fd.dot(r, xs) <= c for r, c in zip(w, cap))]
+    w, v, cap, xs, goals = multiple_knapsack(3, 12, 3)
     label = fd.label(xs, maximize=fd.dot(v, xs))
     (optimum,) = run(1, xs, *goals, label)
     worths = []

@@ -1051,4 +1051,4 @@ def _counts(terms: tuple[tuple[int, int], ...], D: list[Dom], off: list[int]) ->
     if len(up) + len(down) != len(terms) or 1 not in (len(up), len(down)):
         return False
     counted = up if len(down) == 1 else down
-    return all(off[i] == 0 and type(D[i]) is int and D[i] <= 3 for i in counted)
+    return all(_boolean(D[i], off[i]) for i in counted)
