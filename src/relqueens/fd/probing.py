@@ -58,6 +58,7 @@ from .domain import Dom
 from .propagators import LeOffset, fixed, fixpoint, high, keep_ge, keep_le, low
 from .ranking import Ordered, Resource, ranking
 from .scheduling import CumulativeProp
+from .shaving import Trials, shave
 from .store import FDStore
 
 if TYPE_CHECKING:
@@ -123,6 +124,11 @@ class Probes:
         ]
         """The unary resources' tasks, which :meth:`rank` orders: only resources whose tasks are
         all labeled (an open task may stay open in an answer, where ranking would refute it)."""
+        self.root = store.D
+        """The root's domains, shaved for ``z`` better than some best (see :meth:`_shave`): every
+        better solution is in them, and the probes and the ranking search from them."""
+        self.shaved: int | float | None = None
+        """The best under which :attr:`root` was shaved to the end without a proof."""
         self.ranks: Iterator[object] | None = None
         """The ranking's nodes (:func:`~relqueens.fd.ranking.ranking`), made at its first turn."""
         self.share = SHARE
@@ -168,7 +174,7 @@ class Probes:
 
     def probe(self, t: int | None, limit: int) -> str:
         """Look for a solution with ``z <= t`` in ``limit`` nodes: ``found``, ``none`` (proved) or ``spent``."""
-        D = self.store.D[:]
+        D = (self.store.D if t is None else self.root)[:]
         j, model = self.j, self.store.current()
         D[j] = self._within(D[j], t)
         if not D[j] or not fixpoint(D, {j}, model) or not self.tighten(D):
@@ -307,7 +313,7 @@ class Probes:
         if self.ranks is None:
             leaf = self._leaf(self.record)
             self.ranks = ranking(
-                self.store.D[:], self.store.current(), self.unary, self.tighten, leaf, self._guide
+                self.root[:], self.store.current(), self.unary, self.tighten, leaf, self._guide
             )
         if self._steps(self.ranks, limit):  # every node searched or cut
             d, off = self.store.D[self.j], self.store.model.off[self.j]
@@ -383,6 +389,7 @@ class Probes:
         limit, was = self.limit, self.best[:]
         self.due = 0  # the probes add the nodes they spend
         try:
+            self._shave(limit)
             self._halve(limit)
             if self.unary:
                 self.rank(limit)
@@ -398,6 +405,35 @@ class Probes:
                     self.due = 1
             else:
                 self.due = limit
+
+    def _shave(self, limit: int) -> None:
+        """Shave the tasks' starts at the root (:func:`~relqueens.fd.shaving.shave`), ``z`` better
+        than the best, in ``limit`` tests.
+
+        If a task has no start left, the best is optimal. Otherwise the
+        shaved domains are the new root: much narrower, they guide the
+        probes and the ranking under the best (which starts again from
+        them once the shaving ran to its end) to better schedules.
+        """
+        if not self.best or self.closed() or self.shaved == self.best[0]:
+            return
+        top = self._z(self.best[0]) - 1
+        D, model = self.root[:], self.store.current()
+        D[self.j] = self._within(D[self.j], top)
+        trials = Trials(limit)
+        refuted = (
+            not D[self.j]
+            or not fixpoint(D, {self.j}, model)
+            or not self.tighten(D)
+            or not shave(D, model, self.tasks, trials)
+        )
+        self.due += trials.used
+        if refuted:
+            self.lo = top + 1
+            return
+        self.root = D
+        if trials.left():
+            self.shaved, self.ranks = self.best[0], None
 
     def _improve(self, limit: int) -> None:
         """Neighbourhoods of the best until it is proved optimal or ``limit`` nodes are spent."""
