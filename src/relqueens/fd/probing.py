@@ -43,6 +43,12 @@ the best, resumed where it stopped, round after round: when it has
 searched every order, the best found is optimal. That proves what
 labeling start times does not (la04: 590, in a few hundred nodes), so the
 rounds follow each other at once, without the labeling's nodes in between.
+
+Each round begins by *shaving* the tasks' starts at the root, the objective
+better than the best (:mod:`relqueens.fd.shaving`), within the round's
+nodes: a task left with no start proves the best optimal, and the shaved
+domains become the root that the probes with a target and the ranking
+under the best search from.
 """
 
 from __future__ import annotations
