@@ -384,9 +384,9 @@ class Probes:
             self.round()
 
     def round(self) -> None:
-        """Probes halving the open range until it closes or every target left is spent, on unary
-        resources the ranking's next nodes, then (after the first round) neighbourhoods of the
-        best for a probe's nodes.
+        """The root shaved under the best (:meth:`_shave`), probes halving the open range until it
+        closes or every target left is spent, on unary resources the ranking's next nodes, then
+        (after the first round) neighbourhoods of the best for a probe's nodes.
 
         A round that improved the best is followed by another at the next
         node, and so is every round that ranks; one that found nothing to
@@ -423,7 +423,8 @@ class Probes:
         """
         if not self.best or self.closed() or self.shaved == self.best[0]:
             return
-        top = self._z(self.best[0]) - 1
+        best = self.best[0]  # tighten may record a better one: the root is shaved under this one
+        top = self._z(best) - 1
         D, model = self.root[:], self.store.current()
         D[self.j] = self._within(D[self.j], top)
         trials = Trials(limit)
@@ -439,7 +440,7 @@ class Probes:
             return
         self.root = D
         if trials.left():
-            self.shaved, self.ranks = self.best[0], None
+            self.shaved, self.ranks = best, None
 
     def _improve(self, limit: int) -> None:
         """Neighbourhoods of the best until it is proved optimal or ``limit`` nodes are spent."""
