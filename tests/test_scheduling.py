@@ -25,7 +25,9 @@ from test_fd_property import (
 
 from relqueens import fd, lall, var, vars
 from relqueens.fd.errors import DomainError
+from relqueens.fd.propagators import high, low
 from relqueens.fd.scheduling import (
+    Apart,
     edge_find,
     not_first,
     precedences,
@@ -152,6 +154,55 @@ def test_precedences_is_the_rule_it_states(tasks):
                     return
                 new[i] = max(new[i], est[j] + dur[j])
     assert precedences(est, lct, dur) == new
+
+
+def _pairwise_fixpoint(lo, hi, dur):
+    """The pairwise rule applied pair by pair until nothing changes: the starts' bounds, or None."""
+    lo, hi, n, changed = lo[:], hi[:], len(lo), True
+    while changed:
+        changed = False
+        for i in range(n):
+            for j in range(n):
+                if j != i and lo[i] + dur[i] > hi[j]:  # i cannot go first: j goes before i
+                    if lo[j] + dur[j] > hi[i]:
+                        return None
+                    if lo[i] < lo[j] + dur[j] or hi[j] > hi[i] - dur[j]:
+                        lo[i], hi[j] = max(lo[i], lo[j] + dur[j]), min(hi[j], hi[i] - dur[j])
+                        changed = True
+    return lo, hi
+
+
+@SETTINGS
+@given(windows(9, 4, 6), st.data())
+def test_apart_reaches_the_pairwise_rules_fixpoint(tasks, data):
+    """An ``Apart`` a task, each woken by its own task's bounds, narrows the starts as the
+    pairwise rule applied pair by pair until nothing changes (or both fail): from scratch, and
+    again after one task's window is cut and only that task is queued."""
+    est, lct, dur = tasks
+    n = len(est)
+    props = [
+        Apart(i, dur[i], tuple((j, dur[j]) for j in range(n) if j != i), None) for i in range(n)
+    ]
+
+    def propagate(D, queue):
+        while queue:
+            i = queue.pop()
+            if not all(D) or not props[i].propagate(D, [0] * n, queue, i):
+                return None
+        return ([low(d, 0) for d in D], [high(d, 0) for d in D]) if all(D) else None
+
+    D = [(1 << (c - d + 1)) - (1 << e) for e, c, d in zip(est, lct, dur, strict=True)]
+    got = propagate(D, set(range(n)))
+    assert got == _pairwise_fixpoint(est, [c - d for c, d in zip(lct, dur, strict=True)], dur)
+    if got is None:
+        return
+    k = data.draw(st.integers(0, n - 1))
+    lo, hi = got
+    cut_lo = data.draw(st.integers(lo[k], hi[k]))
+    cut_hi = data.draw(st.integers(cut_lo, hi[k]))
+    D[k] &= (1 << (cut_hi + 1)) - (1 << cut_lo)
+    lo[k], hi[k] = cut_lo, cut_hi
+    assert propagate(D, {k}) == _pairwise_fixpoint(lo, hi, dur)
 
 
 @SETTINGS
@@ -348,8 +399,8 @@ def test_pairwise_disjunctions_are_found_as_one_machine():
 
 
 def test_a_disjunctives_own_pairs_are_not_another_machine():
-    """``disjunctive`` keeps its pairs apart by propagators of their own: implied, so a residual
-    shows the resource once, and not gathered into a second resource."""
+    """``disjunctive`` keeps each task apart from the others by a propagator of its own: implied,
+    so a residual shows the resource once, and not gathered into a second resource."""
     from relqueens.fd.implied import implied_resources
     from relqueens.fd.post import post_into
     from relqueens.fd.scheduling import Apart, CumulativeProp
