@@ -24,8 +24,8 @@ from test_fd_property import (
 )
 
 from relqueens import fd, lall, var, vars
+from relqueens.fd.domain import Wide
 from relqueens.fd.errors import DomainError
-from relqueens.fd.propagators import high, low
 from relqueens.fd.scheduling import (
     Apart,
     edge_find,
@@ -156,30 +156,59 @@ def test_precedences_is_the_rule_it_states(tasks):
     assert precedences(est, lct, dur) == new
 
 
-def _pairwise_fixpoint(lo, hi, dur):
-    """The pairwise rule applied pair by pair until nothing changes: the starts' bounds, or None."""
-    lo, hi, n, changed = lo[:], hi[:], len(lo), True
+def _pairwise_fixpoint(starts, dur):
+    """The pairwise rule applied pair by pair to sets of starts until nothing changes, or None."""
+    starts, n, changed = [set(s) for s in starts], len(starts), True
     while changed:
         changed = False
         for i in range(n):
             for j in range(n):
-                if j != i and lo[i] + dur[i] > hi[j]:  # i cannot go first: j goes before i
-                    if lo[j] + dur[j] > hi[i]:
+                si, sj = starts[i], starts[j]
+                if j != i and min(si) + dur[i] > max(sj):  # i cannot go first: j goes before i
+                    if min(sj) + dur[j] > max(si):
                         return None
-                    if lo[i] < lo[j] + dur[j] or hi[j] > hi[i] - dur[j]:
-                        lo[i], hi[j] = max(lo[i], lo[j] + dur[j]), min(hi[j], hi[i] - dur[j])
-                        changed = True
-    return lo, hi
+                    ni = {v for v in si if v >= min(sj) + dur[j]}
+                    nj = {v for v in sj if v <= max(si) - dur[j]}
+                    if not ni or not nj:
+                        return None
+                    if (ni, nj) != (si, sj):
+                        starts[i], starts[j], changed = ni, nj, True
+    return starts
+
+
+@st.composite
+def start_windows(draw):
+    """Up to 6 tasks: each a set of starts (holes and all), a duration, a domain's offset, and
+    whether its domain is kept as bounds (``Wide``: the set is then every value in between)."""
+    tasks = []
+    for _ in range(draw(st.integers(1, 6))):
+        starts = draw(st.sets(st.integers(-3, 9), min_size=1, max_size=8))
+        wide = draw(st.booleans())
+        if wide:
+            starts = set(range(min(starts), max(starts) + 1))
+        tasks.append((starts, draw(st.integers(1, 4)), min(starts) - draw(st.integers(0, 2)), wide))
+    return tasks
+
+
+def _domain(starts, o, wide):
+    return Wide(min(starts), max(starts)) if wide else sum(1 << (v - o) for v in starts)
+
+
+def _starts(d, o):
+    if type(d) is Wide:
+        return set(range(d.lo, d.hi + 1))
+    return {o + b for b in range(d.bit_length()) if d >> b & 1}
 
 
 @SETTINGS
-@given(windows(9, 4, 6), st.data())
+@given(start_windows(), st.data())
 def test_apart_reaches_the_pairwise_rules_fixpoint(tasks, data):
     """An ``Apart`` a task, each woken by its own task's bounds, narrows the starts as the
     pairwise rule applied pair by pair until nothing changes (or both fail): from scratch, and
-    again after one task's window is cut and only that task is queued."""
-    est, lct, dur = tasks
-    n = len(est)
+    again after one task's starts are cut and only that task is queued; bitsets with holes and
+    offsets, and domains kept as bounds."""
+    n, dur = len(tasks), [d for _, d, _, _ in tasks]
+    off = [o for _, _, o, _ in tasks]
     props = [
         Apart(i, dur[i], tuple((j, dur[j]) for j in range(n) if j != i), None) for i in range(n)
     ]
@@ -187,22 +216,22 @@ def test_apart_reaches_the_pairwise_rules_fixpoint(tasks, data):
     def propagate(D, queue):
         while queue:
             i = queue.pop()
-            if not all(D) or not props[i].propagate(D, [0] * n, queue, i):
+            if not all(D) or not props[i].propagate(D, off, queue, i):
                 return None
-        return ([low(d, 0) for d in D], [high(d, 0) for d in D]) if all(D) else None
+        return [_starts(d, o) for d, o in zip(D, off)] if all(D) else None
 
-    D = [(1 << (c - d + 1)) - (1 << e) for e, c, d in zip(est, lct, dur, strict=True)]
+    D = [_domain(starts, o, wide) for starts, _, o, wide in tasks]
     got = propagate(D, set(range(n)))
-    assert got == _pairwise_fixpoint(est, [c - d for c, d in zip(lct, dur, strict=True)], dur)
+    assert got == _pairwise_fixpoint([starts for starts, *_ in tasks], dur)
     if got is None:
         return
     k = data.draw(st.integers(0, n - 1))
-    lo, hi = got
-    cut_lo = data.draw(st.integers(lo[k], hi[k]))
-    cut_hi = data.draw(st.integers(cut_lo, hi[k]))
-    D[k] &= (1 << (cut_hi + 1)) - (1 << cut_lo)
-    lo[k], hi[k] = cut_lo, cut_hi
-    assert propagate(D, {k}) == _pairwise_fixpoint(lo, hi, dur)
+    values = sorted(got[k])
+    lo = data.draw(st.sampled_from(values))
+    hi = data.draw(st.sampled_from([v for v in values if v >= lo]))
+    got[k] = {v for v in got[k] if lo <= v <= hi}
+    D[k] = _domain(got[k], off[k], type(D[k]) is Wide)
+    assert propagate(D, {k}) == _pairwise_fixpoint(got, dur)
 
 
 @SETTINGS
@@ -407,12 +436,12 @@ def test_a_disjunctives_own_pairs_are_not_another_machine():
     from relqueens.fd.store import store_of
     from relqueens.logic import State
 
-    s = vars(3)
-    goals = [fd.in_(*s, fd.interval(0, 9)), fd.disjunctive(s, [3, 2, 2])]
+    s = vars(4)
+    goals = [fd.in_(*s, fd.interval(0, 12)), fd.disjunctive(s, [3, 2, 2, 1])]
     S = State()
     assert post_into(S, goals)
     model = store_of(S).current()
-    assert len(model.posted(Apart)) == 3 and len(model.posted(CumulativeProp)) == 1
+    assert len(model.posted(Apart)) == 4 and len(model.posted(CumulativeProp)) == 1
     assert implied_resources(model) is None
     (answer,) = run(0, tuple(s), *goals, residual=True)
     assert str(answer).count("cumulative(") == 1

@@ -37,11 +37,11 @@ bound, sooner.
 On unary resources (every task of a machine apart from the others) the
 search is *ranking* as well (:mod:`relqueens.fd.ranking`), complete, so
 that a probe that runs out of orders refutes its target: a probe with a
-target first dives for a quarter of its nodes (a dive schedules a task a
-node, where ranking takes about a fixpoint a task to reach its first
-schedule: la01's optimum, 666, in 200 nodes instead of 3,000), then ranks
-from the root, trying first the order of the best schedule
-(solution-guided). A round also takes the next nodes of one ranking under
+target first dives, a quarter as many nodes again as it may rank (a dive
+schedules a task a node, where ranking takes about a fixpoint a task to
+reach its first schedule: la01's optimum, 666, in 200 nodes instead of
+3,000), then ranks from the root, trying first the order of the best
+schedule (solution-guided). A round also takes the next nodes of one ranking under
 the best, resumed where it stopped, round after round: when it has
 searched every order, the best found is optimal. That proves what
 labeling start times does not (la04: 590, in a few hundred nodes), so the

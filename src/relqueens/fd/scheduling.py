@@ -377,13 +377,6 @@ class Apart(Propagator):
                     hix = hiy - a  # at most
         return True
 
-    def entailed(self, D: list[Dom], off: list[int]) -> bool:
-        lox, hix = low(D[self.x], off[self.x]), high(D[self.x], off[self.x])
-        return all(
-            hix + self.a <= low(D[y], off[y]) or high(D[y], off[y]) + b <= lox
-            for y, b in self.others
-        )
-
 
 PAIRS = 16
 """The most tasks of a unary resource kept apart from the others by an :class:`Apart` each."""
