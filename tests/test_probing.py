@@ -11,6 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from itertools import combinations, pairwise
 from pathlib import Path
+from random import Random
 from unittest.mock import patch
 
 import pytest
@@ -166,6 +167,27 @@ def test_neighbourhoods_alone_leave_the_answers_whole(model, share):
     assert_same_answers(got, expected)
     values = [objective_of(spec, a) for a in got]
     assert values == sorted(values, reverse=spec[3] == "maximize")
+
+
+@SETTINGS
+@given(
+    st.dictionaries(st.integers(0, 30), st.integers(0, 500), max_size=16),
+    st.floats(0, 1),
+    st.integers(0, 99),
+)
+def test_a_neighbourhood_frees_a_share_at_random_or_a_window_of_time(start, share, seed):
+    """``_free`` gives, by turns, tasks drawn at random or the tasks starting in one window of
+    the best schedule, as many as ``share`` of them (at least one, if any)."""
+    probes = Probes.__new__(Probes)
+    probes.rng, probes.share = Random(seed), share
+    order = sorted(start, key=start.__getitem__)
+    k = min(len(order), max(1, round(share * len(order))))
+    windows = [set(order[i : i + k]) for i in range(len(order) - k + 1)]
+    draws = [probes._free(start) for _ in range(60)]
+    assert all(free <= set(start) for free in draws)
+    if len(start) >= 10 and 0.3 <= share <= 0.7:  # a random draw is seldom a window
+        in_windows = sum(free in windows for free in draws)
+        assert 15 <= in_windows <= 50
 
 
 LA05 = """
