@@ -177,7 +177,7 @@ def test_neighbourhoods_alone_leave_the_answers_whole(model, share):
 )
 def test_a_neighbourhood_frees_a_share_at_random_or_a_window_of_time(start, share, seed):
     """``_free`` gives, by turns, tasks drawn at random or the tasks starting in one window of
-    the best schedule, as many as ``share`` of them (at least one, if any)."""
+    the best schedule, as many as ``share`` of them."""
     probes = Probes.__new__(Probes)
     probes.rng, probes.share = Random(seed), share
     order = sorted(start, key=start.__getitem__)
@@ -187,7 +187,7 @@ def test_a_neighbourhood_frees_a_share_at_random_or_a_window_of_time(start, shar
     assert all(free <= set(start) for free in draws)
     if len(start) >= 10 and 0.3 <= share <= 0.7:  # a random draw is seldom a window
         in_windows = sum(free in windows for free in draws)
-        assert 15 <= in_windows <= 50
+        assert 5 <= in_windows <= 55
 
 
 LA05 = """

@@ -267,7 +267,7 @@ class Probes:
 
         Windows mend a stretch of the schedule at once, where tasks scattered
         at random leave each other little room: la16 (10 x 10) reached its
-        optimum, 945, in 45 s where it took 127 s.
+        optimum, 945, in 39 s where it took 127 s.
         """
         rand = self.rng.random
         if rand() < 0.5:
