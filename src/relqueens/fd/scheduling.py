@@ -489,7 +489,7 @@ class Cumulative(Constraint):
         dur, height = self.durations, self.heights
         busy = [t for t, (d, h) in enumerate(zip(dur, height, strict=True)) if d and h]
         pairs = len(busy) <= PAIRS and alone(height, self.limit, busy)
-        if pairs:  # the pairwise rule, each pair by itself: cheap, and at once
+        if pairs:  # the pairwise rule, a propagator a task: cheap, and at once
             for a in busy:
                 others = tuple((xs[b], dur[b]) for b in busy if b != a)
                 if not posting.attach(Apart(xs[a], dur[a], others, self)):
