@@ -275,7 +275,7 @@ def test_a_killed_worker_is_replaced_and_the_count_is_exact(tmp_path, kill):
     ckpt = tmp_path / "c.sqlite"
     proc = start(
         "count",
-        "12",
+        "13",  # seconds of work: n = 12 could end between the checkpoint's rows and the kill
         "--split",
         "3",
         "--workers",
@@ -285,13 +285,19 @@ def test_a_killed_worker_is_replaced_and_the_count_is_exact(tmp_path, kill):
         "--format",
         "json",
     )
-    poll(lambda: recorded(ckpt) >= 3)
-    victim = poll(lambda: children(proc.pid))[0]  # the pool may be between its workers
+
+    def working():
+        """The pool's workers once three sub-problems are recorded (the pool may be between
+        its workers); fails at once if the count ended first."""
+        assert proc.poll() is None, "the count ended before a worker could be killed"
+        return recorded(ckpt) >= 3 and children(proc.pid)
+
+    victim = poll(working)[0]
     os.kill(victim, kill)
     out, err = proc.communicate(timeout=120)
     summary = json.loads(out)
     assert proc.returncode == 0 and "interrupted" not in err and "Traceback" not in err
-    assert summary["count"] == 14200 and summary["computed"] == summary["subproblems"]
+    assert summary["count"] == 73712 and summary["computed"] == summary["subproblems"]
     assert not living(victim)
 
 
