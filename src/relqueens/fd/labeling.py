@@ -778,6 +778,11 @@ class Label(Goal):
             return None
 
         select: str | Selector = self.select
+        if probes is not None and select == "leftmost":
+            # the best recorded comes first, whoever found it: this order decides only which
+            # optimum that is, and first fail proves it sooner (an RCPSP of 12 tasks and two
+            # cumulative resources: over a minute to 0.15 s)
+            select = "ff"
         if type(linear) is LagrangianBound:
             lp, chosen = linear, SELECTORS[self.select]
 
