@@ -343,8 +343,9 @@ def test_a_project_on_cumulative_resources_is_proved_by_first_fail():
 )
 def test_a_projects_optimum_is_proved_by_its_redundant_resources(dur, need, after, optimum):
     """Projects of 14 tasks that no solver here but CP-SAT proved in 20 s: the tasks of height 3
-    on the resource of limit 4 are a unary resource, and the heights lifted (3 to 4, 1 to 0) show
-    that the work needs 30 steps: within 1,000 nodes (without them, no proof in 20,000)."""
+    on the resource of limit 4 are a unary resource, and its heights lifted (3 to 4, 1 to 0) show
+    that the first project's work needs 30 steps (28 unlifted): within 1,000 nodes (without them,
+    no proof in 20,000)."""
     assert solve_project(dur, need, [4, 5], after, 1_000) == optimum
 
 

@@ -484,10 +484,10 @@ def test_a_machine_in_pairs_over_an_unbounded_start_is_a_domain_error():
 
 @st.composite
 def tall_resource_models(draw):
-    """Resources of limit 3..5 whose tasks are mostly tall: unary resources and lifted heights
+    """Resources of limit 2..6 whose tasks are mostly tall: unary resources and lifted heights
     within them (:func:`~relqueens.fd.scheduling.redundant`) come into play."""
     n, domains, pins = draw(base_model(n_min=3, n_max=5, lo=0, hi=6, max_size=6))
-    limit = draw(st.integers(3, 5))
+    limit = draw(st.integers(2, 6))
     tasks = [(draw(st.integers(0, 3)), draw(st.integers(1, limit))) for _ in range(n)]
     items = [*common_items(domains, pins), ("resource", tasks, limit, False)]
     return n, domains, shuffled(draw, items)
@@ -499,7 +499,7 @@ def test_cumulative_of_tall_tasks_equals_brute_force(model):
     agrees_with_brute_force(model, build_resource)
 
 
-tall_tasks = st.integers(1, 5).flatmap(
+tall_tasks = st.integers(1, 8).flatmap(
     lambda limit: st.tuples(
         st.just(limit),
         st.lists(st.tuples(st.integers(1, 3), st.integers(0, limit)), min_size=1, max_size=5),

@@ -597,8 +597,10 @@ def cumulative(tasks: Iterable[Iterable[object]], limit: int = 1) -> Cumulative:
     """Tasks ``(start, duration, height)`` never use more than ``limit`` at once (SWI's ``cumulative/2``).
 
     Durations and heights are non-negative integers; starts are terms. The
-    propagator time-tables, and on a unary resource also uses edge finding
-    (see :mod:`relqueens.fd.scheduling`).
+    propagator time-tables and checks overload; on a unary resource it also
+    uses edge finding, and elsewhere it posts redundant resources (the
+    tallest tasks pairwise apart, lifted heights; see
+    :mod:`relqueens.fd.scheduling`).
 
     >>> from relqueens import run_all, vars, fd
     >>> a, b = vars(2)

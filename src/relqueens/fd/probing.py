@@ -133,10 +133,12 @@ class Probes:
         ]
         """The unary resources' tasks, which :meth:`rank` orders: only resources whose tasks are
         all labeled (an open task may stay open in an answer, where ranking would refute it)."""
-        self.ranks_all = {x for r in self.unary for x, _ in r} >= set(self.tasks)
-        """True when the unary resources hold every task: the ranking is then the better complete
-        search, and rounds follow each other at once (a unary resource within a cumulative one
-        leaves the other tasks to the ranking's leaves, and the labeling its nodes)."""
+        self.ranks_all = {x for r in self.unary for x, _ in r} >= {
+            x for tasks in self.resources for x, _ in tasks if x in labeled
+        }
+        """True when the unary resources hold every labeled task that takes time: the ranking is
+        then the better complete search, and rounds follow each other at once (where it leaves
+        other tasks to its leaves, back-to-back rounds starved the labeling)."""
         self.root = store.D
         """The root's domains, shaved for ``z`` better than some best (see :meth:`_shave`): every
         better solution is in them, and the probes and the ranking search from them."""
