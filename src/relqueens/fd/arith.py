@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 
 from .domain import Dom
 from .propagators import (
+    BOUND_BITS,
+    HUGE,
     POWER_BITS,
     LeOffset,
     Linear,
@@ -26,14 +28,13 @@ from .propagators import (
     mul,
     narrow,
     power,
+    product_range,
     sum_range,
     without,
 )
 from .terms import BINARY, DIVIDING, truncated
 
 INF = float("inf")
-_HUGE = 1 << 256
-"""Below every power that is not computed (they have more than POWER_BITS bits), and printable."""
 
 _FUNCTIONS: dict[str, Callable[..., int]] = {"abs": abs, **BINARY}
 
@@ -66,20 +67,20 @@ def function_range(
     if kind == "pow":
         if not exponent:
             return 1, 1
-        ends = [power(lx, exponent), power(hx, exponent)]
+        ends = [power(lx, exponent, BOUND_BITS), power(hx, exponent, BOUND_BITS)]
         if lx < 0 < hx and exponent:
             ends.append(0)
         lo, hi = min(ends), max(ends)
-        # a power beyond POWER_BITS stands for an infinity: sound as the far end, not the near one
-        return _HUGE if lo == INF else lo, -_HUGE if hi == -INF else hi
+        # a power beyond BOUND_BITS stands for an infinity: sound as the far end, not the near one
+        # (a fixed x gets its exact power from Function)
+        return HUGE if lo == INF else lo, -HUGE if hi == -INF else hi
     ly, hy = bounds[1]
     if kind == "min":
         return min(lx, ly), min(hx, hy)
     if kind == "max":
         return max(lx, ly), max(hx, hy)
     if kind == "times":
-        corners = (mul(lx, ly), mul(lx, hy), mul(hx, ly), mul(hx, hy))
-        return min(corners), max(corners)
+        return product_range(lx, hx, ly, hy)
     divisors = [d for d in (ly, -1, 1, hy) if ly <= d <= hy and d]
     if not divisors:
         return None

@@ -42,6 +42,7 @@ from .propagators import (
     keep_le,
     lex_words,
     low,
+    sum_range,
     without,
 )
 from .propagators import Inverse as InverseProp
@@ -623,14 +624,8 @@ class Posting:
 
     def bounds(self, items: dict[int, int], k: int) -> tuple[int | float, int | float]:
         """The bounds of ``sum(a * x_i) + k``."""
-        D, off = self.store.D, self.store.model.off
-        lo: int | float
-        hi: int | float
-        lo = hi = k
-        for i, a in items.items():
-            ends = (a * low(D[i], off[i]), a * high(D[i], off[i]))
-            lo, hi = lo + min(ends), hi + max(ends)
-        return lo, hi
+        # (sum_range never adds a huge int to an infinity: past 2**1024 that overflows)
+        return sum_range(tuple(items.items()), k, self.store.D, self.store.model.off)
 
     def define(self, w: Var, a: int, items: dict[int, int], k: int, source: object) -> int | None:
         """``w`` has no domain and ``a * w + sum(items) + k == 0`` defines it: give it the bounds."""

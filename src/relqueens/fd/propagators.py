@@ -67,6 +67,9 @@ if TYPE_CHECKING:
         def cut(self, i: int, b: int) -> list[tuple[int, int]]: ...
 
 
+INF = float("inf")
+
+
 class Lined(tuple[int, ...]):
     """The members of a ``distinct`` group whose values line up (one offset for all).
 
@@ -1110,8 +1113,8 @@ class Times(Propagator):
         x, y, z = self.x, self.y, self.z
         xl, xh = low(D[x], off[x]), high(D[x], off[x])
         yl, yh = low(D[y], off[y]), high(D[y], off[y])
-        corners = (mul(xl, yl), mul(xl, yh), mul(xh, yl), mul(xh, yh))
-        dz = keep_ge(keep_le(D[z], off[z], max(corners)), off[z], min(corners))
+        lo, hi = product_range(xl, xh, yl, yh)
+        dz = keep_ge(keep_le(D[z], off[z], hi), off[z], lo)
         if not narrow(D, queue, z, dz):
             return False
         zl, zh = low(dz, off[z]), high(dz, off[z])
@@ -1120,24 +1123,74 @@ class Times(Propagator):
         )
 
 
-def mul(a: int | float, b: int | float) -> int | float:
-    """``a * b`` where an infinite bound times 0 is 0 (not NaN)."""
-    return 0 if a == 0 or b == 0 else a * b
+def mul(a: int | float, b: int | float, bits: int | None = None) -> int | float:
+    """``a * b`` where an infinite bound times 0 is 0 (not NaN), and an infinite bound times a
+    huge int is an infinity (the int is never made a float: past 2**1024 that overflows).
+
+    With ``bits``, a product of more than ``bits`` bits is not computed either: it stands for
+    an infinity of its sign (sound as a far end; see :func:`product_range` for the near one).
+
+    >>> mul(10**400, float("-inf")), mul(0, float("inf")), mul(-(2**300), 2**300, bits=512)
+    (-inf, 0, -inf)
+    """
+    if a == 0 or b == 0:
+        return 0
+    if a in (INF, -INF) or b in (INF, -INF):
+        return INF if (a > 0) == (b > 0) else -INF
+    if bits is not None and int(a).bit_length() + int(b).bit_length() > bits + 1:
+        return INF if (a > 0) == (b > 0) else -INF  # more than 2 ** bits in size
+    return a * b
 
 
 POWER_BITS = 1 << 20
 """A power with more bits than this is not computed: it stands for ``inf`` (or ``-inf``)."""
 
+BOUND_BITS = 1 << 12
+"""Bounds reasoning computes no product or power of bounds with more bits than this: the bound
+stands for an infinity (the far end) or :data:`HUGE` (the near end), exact values are still
+computed from fixed arguments (up to :data:`POWER_BITS` for a power).
 
-def power(a: int | float, e: int) -> int | float:
-    """``a ** e``, or an infinity of its sign when it would need more than :data:`POWER_BITS` bits.
+Without it, bounds over unbounded domains can creep doubly exponentially (``x ** 2 < x``, or
+``abs(x * abs(x)) < x``, posted before ``x`` has a domain: ``x >= 1``, then ``x >= 2``, ``5``,
+``26``, ...) through integers of up to POWER_BITS bits, where one division or root takes seconds.
+"""
+
+HUGE = 1 << 256
+"""Below every product or power that is not computed (they have more than BOUND_BITS bits), and printable."""
+
+
+def power(a: int | float, e: int, bits: int = POWER_BITS) -> int | float:
+    """``a ** e``, or an infinity of its sign when it would need more than ``bits`` bits.
 
     >>> power(-2, 3), power(3, 2**70), power(-3, 2**70 + 1), power(1, 2**70)
     (-8, inf, -inf, 1)
     """
-    if type(a) is int and (abs(a).bit_length() - 1) * e > POWER_BITS:
+    if type(a) is int and (abs(a).bit_length() - 1) * e > bits:
         return float("-inf") if a < 0 and e % 2 else float("inf")
     return a**e
+
+
+def product_range(
+    xl: int | float, xh: int | float, yl: int | float, yh: int | float
+) -> tuple[int | float, int | float]:
+    """The bounds of ``x * y`` for ``x`` in ``xl..xh``, ``y`` in ``yl..yh``: exact when both are
+    fixed, else from corners of at most :data:`BOUND_BITS` bits (an uncomputed near end is HUGE).
+
+    >>> product_range(2, 3, -1, 4), product_range(2**3000, 2**3000, 2**3000, 2**3000)[0].bit_length()
+    ((-3, 12), 6001)
+    >>> product_range(2**3000, float("inf"), 2**3000, float("inf")) == (HUGE, float("inf"))
+    True
+    """
+    if xl == xh and yl == yh and type(xl) is int and type(yl) is int:
+        return xl * yl, xl * yl
+    corners = (
+        mul(xl, yl, BOUND_BITS),
+        mul(xl, yh, BOUND_BITS),
+        mul(xh, yl, BOUND_BITS),
+        mul(xh, yh, BOUND_BITS),
+    )
+    lo, hi = min(corners), max(corners)
+    return HUGE if lo == INF else lo, -HUGE if hi == -INF else hi
 
 
 def _quotient(
