@@ -192,16 +192,25 @@ class Probes:
 
         On unary resources, with a target, dives take a quarter more nodes first.
         """
-        D = (self.store.D if t is None else self.root)[:]
-        j, model = self.j, self.store.current()
-        D[j] = self._within(D[j], t)
-        if not D[j] or not fixpoint(D, {j}, model) or not self.tighten(D):
+        D = self._propagated(t)
+        if D is None:
             return "none"  # refuted before any choice: a proof
+        model = self.store.current()
         if self.unary and t is not None:
             if self._dives(D[:], model, limit // 4) == "found":
                 return "found"
             return self._ranked(D, model, limit)
         return self._dives(D, model, limit)
+
+    def _propagated(self, t: int | None) -> list[Dom] | None:
+        """The root's domains with ``z <= t`` (``t`` ``None``: the store's, no target), propagated;
+        ``None`` when propagation refutes them."""
+        D = (self.store.D if t is None else self.root)[:]
+        j = self.j
+        D[j] = self._within(D[j], t)
+        if not D[j] or not fixpoint(D, {j}, self.store.current()) or not self.tighten(D):
+            return None
+        return D
 
     def _dives(self, D: list[Dom], model: Model | Ordered, limit: int) -> str:
         """Dives from ``D`` (propagated by ``model``) in ``limit`` nodes: ``found`` or ``spent``."""
@@ -428,7 +437,7 @@ class Probes:
         try:
             self._shave(limit)
             self._halve(limit)
-            if self.unary:
+            if self.unary and not self.closed():
                 self.rank(limit)
             if self.rounds:  # the first round, at the root, leaves the proof its chance
                 self._improve(limit)
@@ -488,7 +497,9 @@ class Probes:
                 continue
             top = self._z(self.best[0]) - 1
             floor = max(self.lo, spent + 1)
-            if floor >= top:  # one value left to try: the complete search will
+            if floor >= top:  # one value left to try: the complete search will, unless
+                if self.lo == top and self._propagated(top) is None:  # propagation refutes it
+                    self.lo = top + 1
                 return
             t = (floor + top) // 2
             outcome = self.probe(t, limit)
