@@ -72,7 +72,7 @@ from .ranking import Ordered, Resource, ranking
 from .scheduling import CumulativeProp
 from .shaving import Trials, shave
 from .store import FDStore
-from .tabu import NONE, STALL, TURN, Shop, Walk
+from .tabu import STALL, TURN, Shop, Walk
 
 if TYPE_CHECKING:
     from .store import Model
@@ -509,9 +509,11 @@ class Probes:
         if not walk or not self.best or self.closed():
             return
         off, names = self.store.model.off, walk.shop.names
-        if walk.best_end == NONE or self.best[0] < walk.best_end:
+        if (
+            self.best[0] < walk.best_end
+        ):  # the probes found better than the walk has: walk from there
             best = self.incumbent[0]
-            walk.restart([low(best[x], off[x]) for x in names])
+            walk.restart([low(best[x], off[x]) for x in names], int(self.best[0]))
         budget, began, spent = current_budget(), walk.moves, self.due
         for _ in range(min(limit, spent)):  # as many turns as the round's nodes so far
             if walk.moves - max(began, walk.improved) > STALL:

@@ -80,9 +80,11 @@ class Shop:
             self.preds[y].append((x, length))
             self.succs[x].append((y, length))
         self.dur = [0] * n
-        for tasks in resources:
+        self.on = [-1] * n
+        """Each node's resource (its index in :attr:`resources`; -1: none)."""
+        for k, tasks in enumerate(resources):
             for x, d in tasks:
-                self.dur[x] = d
+                self.dur[x], self.on[x] = d, k
         self.resources = [[x for x, _ in tasks] for tasks in resources]
         self.end = n - 1  # the objective: the last node
         self.shift = 0
@@ -180,33 +182,47 @@ class Shop:
 
 class Walk:
     """A tabu search over the orders of :class:`Shop` ``shop``, resumable: :meth:`run` goes on
-    from where the last call stopped, or from better ``orders`` when given."""
+    from where the last call stopped, or from the schedule :meth:`restart` gave."""
 
     def __init__(self, shop: Shop, rng: Random) -> None:
         self.shop, self.rng = shop, rng
         self.orders: list[list[int]] = [list(r) for r in shop.resources]
         self.best: list[list[int]] = [o[:] for o in self.orders]
-        self.best_end = NONE
         self.tabu: dict[tuple[int, int], int] = {}
         self.moves = self.last = self.shakes = self.improved = 0
+        self.state = shop.heads(self.orders)
+        """The current orders' :meth:`Shop.heads` (``None``: restarted, not yet computed)."""
+        assert self.state is not None  # Shop.of checked the resources' own orders
+        self.best_end = self.state[0][shop.end] + shop.shift
 
-    def restart(self, starts: list[int | float]) -> None:
-        """Walk on from the schedule that starts each node at ``starts`` (by the shop's node order)."""
+    def restart(self, starts: list[int | float], end: int) -> None:
+        """Walk on from the schedule that starts each node at ``starts`` (by the shop's node
+        order), whose objective is ``end``: the better ones are reported."""
         self.orders = [sorted(r, key=lambda x: (starts[x], x)) for r in self.shop.resources]
-        self.best, self.best_end, self.last = [o[:] for o in self.orders], NONE, self.moves
+        self.best, self.best_end, self.last = [o[:] for o in self.orders], end, self.moves
+        self.state = None
         self.tabu.clear()
+
+    def _better(self, head: list[int]) -> tuple[int, list[int]] | None:
+        """``(end, head)`` if the schedule ``head`` of the current orders is the best yet (kept)."""
+        end = head[self.shop.end] + self.shop.shift
+        if end >= self.best_end:
+            return None
+        self.best_end, self.best = end, [o[:] for o in self.orders]
+        self.last = self.improved = self.moves
+        return end, head
 
     def run(self, moves: int) -> tuple[int, list[int]] | None:
         """Up to ``moves`` moves; the end and the starts of a schedule better than the one the walk
         began from (or was restarted at), or ``None``."""
         shop, rng, tabu = self.shop, self.rng, self.tabu
         dur, preds, succs, release = shop.dur, shop.preds, shop.succs, shop.release
-        state = shop.heads(self.orders)
-        assert state is not None  # every order kept is acyclic
-        head, before, after = state
         found = None
-        if self.best_end == NONE:
-            self.best_end = head[shop.end] + shop.shift
+        if self.state is None:  # restarted: its earliest schedule may already be better
+            self.state = shop.heads(self.orders)
+            assert self.state is not None  # a schedule's orders are acyclic
+            found = self._better(self.state[0])
+        head, before, after = self.state
         for _ in range(moves):
             self.moves += 1
             tail = shop.tails(before, after)
@@ -233,7 +249,7 @@ class Walk:
                 (
                     (u, v)
                     for e, u, v in candidates
-                    if tabu.get((v, u), -1) < self.moves or e < self.best_end
+                    if tabu.get((v, u), -1) < self.moves or e + shop.shift < self.best_end
                 ),
                 None,
             )
@@ -246,13 +262,12 @@ class Walk:
                 state = shop.heads(self.orders)
                 assert state is not None
             head, before, after = state
-            end = head[shop.end] + shop.shift
-            if end < self.best_end:
-                self.best_end, self.best = end, [o[:] for o in self.orders]
-                self.last = self.improved = self.moves
-                found = (end, head)
+            better = self._better(head)
+            if better is not None:
+                found = better
             elif self.moves - self.last > STALL:
                 head, before, after = self._shake()
+        self.state = head, before, after
         return found
 
     def _moves(self, path: list[int], head: list[int], before: list[int]) -> list[tuple[int, int]]:
@@ -279,11 +294,10 @@ class Walk:
         return sorted(moves)
 
     def _swap(self, u: int, v: int) -> None:
-        for order in self.orders:
-            if u in order:
-                k = order.index(u)
-                order[k], order[k + 1] = order[k + 1], order[k]
-                return
+        """Swap ``u`` and the task after it on its resource (``v``)."""
+        order = self.orders[self.shop.on[u]]
+        k = order.index(u)
+        order[k], order[k + 1] = v, u
 
     def _shake(self) -> tuple[list[int], list[int], list[int]]:
         """The best orders with a few random neighbours swapped (kept acyclic); the tabu list cleared."""
