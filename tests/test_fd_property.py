@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
-from relqueens import SearchLimit, conde, eq, fd, vars
+from relqueens import SearchLimit, conde, conj, eq, fd, vars
 from relqueens import run as engine_run
 from relqueens.fd.arith import Function
 from relqueens.fd.evaluate import COMPARE
@@ -485,6 +485,57 @@ def test_count_equals_brute_force(model):
     n, domains, omit, items = model
     got, expected = solve(items, build_count, n, candidates_of(domains, omit, range(0, 9)))
     assert_same_answers(got, expected)
+
+
+@st.composite
+def value_count_models(draw):
+    """Counts of values among ``xs``, one count per value of some set (mostly every value the
+    ``xs`` may take: then the counts are one ``global_cardinality``), stated by ``fd.count``
+    or by reified equalities ``b == (x == c)`` summed (several on each ``x``), the counts
+    being variables (often the counted ones, as in a magic series) or constants."""
+    n, domains, pins = draw(base_model(n_min=2, n_max=4, lo=0, hi=3, max_size=4))
+    xs = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=4, unique=True))
+    values = sorted(set().union(*(domains[i] for i in xs)))
+    if draw(st.booleans()):  # not every value counted
+        values = draw(st.lists(st.sampled_from(values), min_size=1, unique=True))
+    how = draw(st.sampled_from(["count", "reified"]))
+    counts = [
+        (
+            "vcount",
+            how,
+            tuple(xs),
+            c,
+            draw(
+                st.one_of(
+                    st.integers(0, n - 1).map(lambda i: ("v", i)),
+                    st.integers(0, 3).map(lambda k: ("c", k)),
+                )
+            ),
+        )
+        for c in values
+    ]
+    return n, domains, shuffled(draw, common_items(domains, pins) + counts)
+
+
+def build_value_count(item, vs):
+    _, how, xs, c, target = item
+    counted = [vs[i] for i in xs]
+    if how == "count":
+        goal = fd.count(counted, c) == term_of(target, vs)
+    else:
+        bs = vars(len(xs))
+        goal = conj(
+            *(b == fd.eq(x, c) for b, x in zip(bs, counted)), fd.sum(bs, "==", term_of(target, vs))
+        )
+    return goal, lambda a: sum(a[i] == c for i in xs) == value_of(target, a)
+
+
+@SETTINGS
+@given(value_count_models())
+def test_counts_of_every_value_equal_brute_force(model):
+    """Counts that cover every value gain a flow (``fd.count``), reified equalities on one
+    variable are woken as one when it is fixed: neither changes an answer."""
+    agrees_with_brute_force(model, build_value_count)
 
 
 # -- 4. tuples_in ---------------------------------------------------------------------------

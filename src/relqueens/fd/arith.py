@@ -11,12 +11,16 @@ op 0)`` enforces the relation or its negation once ``b`` is fixed, and fixes
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import compress
+from operator import itemgetter, ne
+from typing import Any
 
 from .domain import Dom
 from .propagators import (
     BOUND_BITS,
     HUGE,
     POWER_BITS,
+    Gathered,
     LeOffset,
     Linear,
     Propagator,
@@ -478,3 +482,62 @@ class ReifiedValue(Propagator):
         if low(db, off[self.b]) == self.same:  # x == c: once x is fixed (to c)
             return fixed(dx)
         return not (self.c >= off[x] and (dx >> (self.c - off[x])) & 1)  # x != c: c is gone
+
+
+class FixedValues(Gathered):
+    """The :class:`ReifiedValue` propagators of ``x``, woken as one when ``x`` is fixed: each
+    ``b`` is fixed to what ``x == c`` says.
+
+    Most often each ``b`` already is (``x`` lost the other values one by one): the ``b``
+    domains are compared, as one tuple, with those ``x``'s value implies, and only a
+    difference is looked into. A magic series of 60 by reified counts (3,600 of them): 2.6 s
+    to 1.3 s.
+    """
+
+    __slots__ = ("bs", "expected", "offsets")
+
+    def __init__(self, x: int) -> None:
+        super().__init__(x)
+        self.bs: Callable[[list[Any]], Any] | None = None
+        """The members' ``b`` domains (or offsets) as a tuple, from a list (``None``: not yet)."""
+        self.offsets: tuple[int, ...] = ()
+        """The ``b`` offsets :attr:`expected` holds for."""
+        self.expected: dict[int, tuple[int, ...]] = {}
+        """For each value of ``x`` met, the ``b`` domains it implies."""
+
+    members: list[ReifiedValue]  # type: ignore[assignment]  # gathered by ReifiedValue.gather
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        d = D[i]
+        members = self.members
+        if type(d) is not int or len(members) < 2:
+            return super().propagate(D, off, queue, i)
+        v = off[i] + d.bit_length() - 1
+        if self.bs is None or len(self.offsets) != len(members):
+            self.bs, self.offsets = itemgetter(*(p.b for p in members)), ()
+        offsets = self.bs(off)
+        if offsets != self.offsets:
+            self.offsets, self.expected = offsets, {}
+        want = self.expected.get(v)
+        if want is None:
+            bits = [
+                (p.same if v == p.c else 1 - p.same) - o
+                for p, o in zip(members, offsets, strict=True)
+            ]  # a bit below 0: b cannot say it (no domain is 0: it fails below)
+            want = self.expected[v] = tuple(1 << bit if bit >= 0 else 0 for bit in bits)
+        doms = self.bs(D)
+        if doms == want:
+            return True
+        for p, w, db in compress(zip(members, want, doms), map(ne, doms, want)):
+            if type(db) is not int:
+                if not p.propagate(D, off, queue, i):
+                    return False
+            elif not db & w:
+                return False
+            else:
+                D[p.b] = w
+                queue.add(p.b)
+        return True
+
+
+ReifiedValue.gather = FixedValues

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from itertools import accumulate
 from math import gcd
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from unification import Var
 
@@ -49,6 +49,9 @@ from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
 from .store import FDStore, alias, is_int, owned_store
 from .terms import Aux, Flag, Lin, Relation, lin, var
+
+if TYPE_CHECKING:
+    from .globals import CardinalityProp
 
 
 class Constraint(Goal):
@@ -718,8 +721,39 @@ class Posting:
             items[c] = items.get(c, 0) - 1
             return c if self.post_flat(items, k, "==", a) else False
         shown = Relation("==", Lin({a: 1}), self.store.model.vars[c])
-        prop = CardinalityProp(tuple(xs), ((flat[1], c),), shown)
-        return c if self.attach(prop) else False
+        prop = CardinalityProp(tuple(sorted(xs)), ((flat[1], c),), shown)
+        return c if self.attach(prop) and self.counted_all(prop) else False
+
+    def counted_all(self, prop: CardinalityProp) -> bool:
+        """After ``prop``, one value's count: if the counts of its variables now cover every value
+        they may take (a magic series' ``count(xs, i) == xs[i]`` for each ``i``), the counts
+        are one ``global_cardinality``: its flow (:class:`~relqueens.fd.globals.CardinalityFlow`)
+        is posted too, implied.
+        """
+        from .globals import CardinalityFlow, CardinalityProp
+
+        ((value, _),) = prop.counts
+        if len(set(prop.xs)) < len(prop.xs):
+            return True  # a variable counted twice: no flow
+        counts: dict[int, int] = {}
+        for p in self.store.model.posted(CardinalityProp):
+            if p.xs == prop.xs and p is not prop:
+                counts.update(p.counts)
+        if value in counts:
+            return True  # a value counted again: the flow, if any, is posted
+        counts[value] = prop.counts[0][1]
+        D, off = self.store.D, self.store.model.off
+        taken = set()
+        for x in prop.xs:
+            d: int = D[x]  # counted: bitsets only
+            while d:
+                bit = d & -d
+                taken.add(off[x] + bit.bit_length() - 1)
+                d ^= bit
+        if value not in taken or not taken <= counts.keys():
+            return True  # not yet every value (or this one adds none): counts apart
+        flow = CardinalityFlow(prop.xs, tuple(sorted(counts.items())), prop.source, implied=True)
+        return self.attach(flow)
 
     def reified(self, rel: Relation, target: int | None = None) -> int | bool:
         """The index of a 0/1 variable that is 1 exactly when ``rel`` holds."""

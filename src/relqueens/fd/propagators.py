@@ -358,6 +358,9 @@ class Propagator(ABC):
     """An implied propagator strengthens a constraint another entry shows: residuals leave it out."""
     slow = False
     """A slow propagator (a matching, a table) runs after the cheap ones, once per round."""
+    gather: type[Gathered] | None = None
+    """A fix-woken propagator's class of :class:`Gathered`: woken by its first variable, it runs
+    with the others of its kind on that variable, in one call."""
 
     def supports(self, off: list[int]) -> Iterable[tuple[int, int, int, int]]:
         """``(x, b, j, p)``: wake when ``x`` lacks bit ``b`` while ``j`` has bit ``p`` (none here).
@@ -384,6 +387,27 @@ class Propagator(ABC):
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
         """True when every assignment of the current domains satisfies it (after propagation)."""
         return all(fixed(D[i]) for i in self.vars)
+
+
+class Gathered(Propagator):
+    """The fix-woken propagators of one kind on variable ``x`` (their first variable), woken as one
+    when ``x`` becomes fixed: one call where there were as many as :attr:`members`.
+
+    ``b == (x == c)`` for each value ``c`` of ``x`` (counting occurrences) puts as many
+    propagators on ``x``, each woken when ``x`` is fixed; once ``x`` is fixed, most of them
+    find their ``b`` fixed already. Their other variables still wake each on its own.
+    """
+
+    __slots__ = ("members", "x")
+    on_fix = True
+
+    def __init__(self, x: int) -> None:
+        self.x, self.vars, self.source = x, (x,), None
+        self.members: list[Propagator] = []
+        """The propagators gathered (a model's, in posting order)."""
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        return all(p.propagate(D, off, queue, i) for p in self.members)
 
 
 class EqOffset(Propagator):

@@ -29,7 +29,7 @@ from unification import Var
 
 from ..logic.state import State, Subst, as_state, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain
-from .propagators import EqOffset, Lined, Propagator
+from .propagators import EqOffset, Gathered, Lined, Propagator
 
 if TYPE_CHECKING:
     from .post import Constraint
@@ -91,6 +91,7 @@ class Model:
         "eager",
         "far",
         "fixwatch",
+        "gathered",
         "groups",
         "hot",
         "index",
@@ -139,6 +140,8 @@ class Model:
         self.defined: dict[int, tuple[int, int]] = {}
         self.private: set[int] = set()
         self.groups: set[frozenset[tuple[int, int]]] = set()
+        self.gathered: dict[tuple[int, type[Gathered]], Gathered] = {}
+        """The :class:`~relqueens.fd.propagators.Gathered` propagators by variable and kind."""
         self.degrees: list[int] | None = None
         """Each variable's degree, for ``ffc`` (worked out when first asked, forgotten by any entry)."""
         self.hot = self.lists(
@@ -228,7 +231,14 @@ class Model:
             else:
                 lists = self.boundwatch if p.on_bounds else self.watch
             for i in set(p.vars):
-                lists[i].append(p)
+                if p.gather is not None and i == p.vars[0]:
+                    group = self.gathered.get((i, p.gather))
+                    if group is None:
+                        group = self.gathered[i, p.gather] = p.gather(i)
+                        lists[i].append(group)
+                    group.members.append(p)
+                else:
+                    lists[i].append(p)
                 self.eager[i] |= lists is self.watch
                 self.plain[i] &= lists is self.slowwatch or lists is self.fixwatch
             for x, b, j, pos in p.supports(off):
