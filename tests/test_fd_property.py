@@ -1253,6 +1253,27 @@ def test_a_difference_with_one_term_fixed_is_domain_consistent(case):
     assert residual_sets(res[0], 3) == [{t[p] for t in solutions} for p in range(3)]
 
 
+@SETTINGS
+@given(
+    st.lists(st.sets(st.integers(-3, 6), min_size=1, max_size=6), min_size=3, max_size=3),
+    st.sampled_from(["min", "max"]),
+)
+def test_min_and_max_keep_exactly_the_supported_values(domains, kind):
+    """``z == max(x, y)`` (``min``) over bitsets keeps each value some solution has, no other."""
+    x, y, z = vars(3)
+    fn = fd.max_ if kind == "max" else fd.min_
+    goals = [fd.in_(v, fd.domain(*sorted(d))) for v, d in zip((x, y, z), domains)]
+    goals.append(z == fn(x, y))
+    pick = max if kind == "max" else min
+    solutions = [t for t in itertools.product(*map(sorted, domains)) if pick(t[0], t[1]) == t[2]]
+    res = run(0, (x, y, z), *goals, residual=True)
+    if not solutions:
+        assert res == ()
+        return
+    assert len(res) == 1
+    assert residual_sets(res[0], 3) == [{t[p] for t in solutions} for p in range(3)]
+
+
 @st.composite
 def bool_sum_models(draw, weighted=False):
     """Sums over 0/1 variables beside other relations: one coefficient (:class:`BoolSum`), or

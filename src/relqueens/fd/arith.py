@@ -220,6 +220,8 @@ class Function(Propagator):
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         args, z = self.args, self.z
+        if self.kind in ("min", "max") and all(type(D[v]) is int for v in self.vars):
+            return self._extreme(D, off, queue)
         size = 1
         for a in args:
             d = D[a]
@@ -255,6 +257,41 @@ class Function(Propagator):
             narrow(D, queue, x, keep_x)
             and narrow(D, queue, y, keep_y)
             and narrow(D, queue, z, image)
+        )
+
+    def _extreme(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
+        """``z == max(x, y)`` (or ``min``) over bitsets, domain consistent by masks, not pairs.
+
+        For ``max``: ``z`` keeps a value of ``x`` at least ``y``'s lowest (or of ``y`` at least
+        ``x``'s); ``x`` keeps those values, and any below the highest ``y`` that ``z`` may be.
+        ``min`` is the mirror image. The fewest colours of a random graph of 30 nodes by a
+        chain of ``max_``: 0.33 s to 0.07 s (the pairs of 30 values each, 0.5 s of it).
+        """
+        (x, y), z = self.args, self.z
+        base = min(off[x], off[y], off[z])
+        fx: int = D[x] << (off[x] - base)  # bitsets (see propagate)
+        fy: int = D[y] << (off[y] - base)
+        fz: int = D[z] << (off[z] - base)
+        if self.kind == "max":
+            over_y, over_x = ~((fy & -fy) - 1), ~((fx & -fx) - 1)  # at least y's (x's) lowest
+            zy, zx = fz & fy, fz & fx
+            below_zy = (1 << zy.bit_length() - 1) - 1 if zy else 0  # under z's highest from y
+            below_zx = (1 << zx.bit_length() - 1) - 1 if zx else 0
+            kx = fx & ((fz & over_y) | below_zy)
+            ky = fy & ((fz & over_x) | below_zx)
+            kz = fz & ((fx & over_y) | (fy & over_x))
+        else:
+            upto_y, upto_x = (1 << fy.bit_length()) - 1, (1 << fx.bit_length()) - 1  # at most
+            zy, zx = fz & fy, fz & fx
+            above_zy = ~((zy & -zy) * 2 - 1) if zy else 0  # over z's lowest from y
+            above_zx = ~((zx & -zx) * 2 - 1) if zx else 0
+            kx = fx & ((fz & upto_y) | above_zy)
+            ky = fy & ((fz & upto_x) | above_zx)
+            kz = fz & ((fx & upto_y) | (fy & upto_x))
+        return (
+            narrow(D, queue, x, kx >> (off[x] - base))
+            and narrow(D, queue, y, ky >> (off[y] - base))
+            and narrow(D, queue, z, kz >> (off[z] - base))
         )
 
     def _bounds(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
@@ -490,8 +527,8 @@ class FixedValues(Gathered):
 
     Most often each ``b`` already is (``x`` lost the other values one by one): the ``b``
     domains are compared, as one tuple, with those ``x``'s value implies, and only a
-    difference is looked into. A magic series of 60 by reified counts (3,600 of them): 2.6 s
-    to 1.3 s.
+    difference is looked into. A magic series of 60 by reified counts (3,600 of them): 2.1 s
+    to 1.6 s (medians of six runs).
     """
 
     __slots__ = ("bs", "expected", "offsets")
