@@ -417,6 +417,34 @@ def test_global_cardinality_equals_brute_force(model):
     assert_same_answers(got, expected)
 
 
+@st.composite
+def gcc_permutation_models(draw):
+    """``global_cardinality`` with counts of 0 or 1 (a permutation of the values counted once,
+    as a Sudoku unit): constants, or count variables pinned to 0 or 1 before or after."""
+    n, domains, pins = draw(base_model(n_min=2, n_max=5, lo=-1, hi=3, max_size=5))
+    xs = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True))
+    keys = draw(st.lists(st.integers(-1, 3), min_size=len(xs), max_size=5, unique=True))
+    ones = set(draw(st.permutations(keys))[: len(xs) + draw(st.sampled_from([0, 0, 0, -1, 1]))])
+    counts = [(k, ("c", int(k in ones))) for k in keys]
+    items = common_items(domains, pins)
+    if draw(st.booleans()):  # one count a variable, pinned by another goal
+        i = draw(st.integers(0, n - 1))
+        k = draw(st.sampled_from(keys))
+        counts = [(key, ("v", i) if key == k else c) for key, c in counts]
+        items.append(("pin", i, int(k in ones), draw(st.sampled_from(["eq", "fd"]))))
+    items.append(("gcc", xs, counts))
+    implied = set(keys) | set(range(len(xs) + 1))
+    return n, domains, (), implied, shuffled(draw, items)
+
+
+@SETTINGS
+@given(gcc_permutation_models())
+def test_global_cardinality_of_a_permutation_equals_brute_force(model):
+    n, domains, omit, implied, items = model
+    got, expected = solve(items, build_gcc, n, candidates_of(domains, omit, implied))
+    assert_same_answers(got, expected)
+
+
 # -- 3b. fd.count ---------------------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ from operator import itemgetter
 from typing import Any, Literal
 
 from .domain import MAX_WIDTH, Dom, Domain, domain_of, interval
-from .post import Constraint, Posting
+from .post import Constraint, Postable, Posting
 from .propagators import Propagator, aligned, high, keep_ge, keep_le, low, narrow
 from .terms import Lin
 
@@ -770,16 +770,22 @@ class AllDistinct(Constraint):
         found = posting.indices([v for v, _ in pairs], self)  # type: ignore[misc]  # as above
         if type(found) is bool:
             return found
-        members = posting.rooted([(i, c) for i, (_, c) in zip(found, pairs)])  # type: ignore[misc]  # as above
-        if len(set(members)) < len(members):
-            return False
-        if len(members) > 1:
-            return (
-                posting.group(members, self)
-                and posting.attach(AllDistinctProp(tuple(members), self))
-                and (any(c for _, c in members) or posting.differences(found, self))
-            )
-        return True
+        return distinct_on(posting, found, [c for _, c in pairs], self)  # type: ignore[misc]  # as above
+
+
+def distinct_on(posting: Posting, found: list[int], offsets: list[int], c: Postable) -> bool:
+    """Post the terms ``x_i + offsets[i]`` (``found``: the FD indices) as one
+    domain-consistent ``distinct`` group on behalf of ``c``."""
+    members = posting.rooted(list(zip(found, offsets)))
+    if len(set(members)) < len(members):
+        return False
+    if len(members) > 1:
+        return (
+            posting.group(members, c)
+            and posting.attach(AllDistinctProp(tuple(members), c))
+            and (any(k for _, k in members) or posting.differences(found, c))
+        )
+    return True
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -844,6 +850,17 @@ class GlobalCardinality(Constraint):
         counts = tuple(zip(values, cs))
         D = posting.store.D
         open_counts = tuple((v, c) for v, c in counts if D[c] & (D[c] - 1))
+        fixed = [low(D[c], posting.store.model.off[c]) for c in cs]
+        if (
+            xs and not open_counts and set(fixed) <= {0, 1}
+        ):  # a permutation of the values counted once
+            once = [v for v, k in zip(values, fixed) if k]
+            if not once:
+                return False
+            allowed = domain_of(once)
+            return all(posting.within(x, allowed) for x in xs) and distinct_on(
+                posting, xs, [0] * len(xs), self
+            )
         return (
             not open_counts or posting.attach(CardinalityProp(tuple(xs), open_counts, self))
         ) and posting.attach(CardinalityFlow(tuple(xs), counts, self, implied=bool(open_counts)))
