@@ -566,6 +566,90 @@ def test_counts_of_every_value_equal_brute_force(model):
     agrees_with_brute_force(model, build_value_count)
 
 
+@st.composite
+def many_values_models(draw):
+    """Up to 30 reified tests ``b == (x == c)`` or ``b == (x != c)`` on each of one or two
+    variables (their lost values are then checked as one), the ``b`` sometimes with a domain
+    of their own first (an offset below 0), some pinned, some summed; any goal order."""
+    n = draw(st.integers(1, 2))
+    domains = [
+        set(draw(st.lists(st.integers(0, 40), min_size=2, max_size=30, unique=True)))
+        for _ in range(n)
+    ]
+    tests = []  # (x, c, equal, b's own lowest value or None)
+    owns = draw(st.booleans())  # some b with a domain of their own
+    for i in range(n):
+        size = draw(st.integers(16, 30)) if draw(st.booleans()) else draw(st.integers(1, 8))
+        for c in draw(st.lists(st.integers(-2, 42), min_size=size, max_size=size, unique=True)):
+            own = draw(st.sampled_from([None] * 6 + [0, -1, -2])) if owns else None
+            tests.append((i, c, draw(st.booleans()), own))
+    items = [("in", i, vals) for i, vals in enumerate(domains)]
+    items += [("test", k, t) for k, t in enumerate(tests)]
+    pinned = draw(st.lists(st.integers(0, len(tests) - 1), max_size=3, unique=True))
+    items += [
+        ("bpin", k, draw(st.integers(0, 1)), draw(st.sampled_from(["eq", "fd"]))) for k in pinned
+    ]
+    if draw(st.booleans()):
+        summed = draw(st.lists(st.integers(0, len(tests) - 1), min_size=1, unique=True))
+        items.append(("bsum", summed, draw(st.sampled_from(OP_NAMES)), draw(st.integers(0, 4))))
+    if n == 2 and draw(st.booleans()):
+        items.append(("apart",))
+    holes = []  # values x loses (mostly tested ones): their b follow
+    for i in range(n):
+        tested = sorted(domains[i] & {c for j, c, *_ in tests if j == i}) or sorted(domains[i])
+        holes += [("hole", i, v) for v in draw(st.lists(st.sampled_from(tested), max_size=4))]
+    if draw(st.booleans()):  # the domains first (so each test is a ReifiedValue), holes last
+        return n, domains, tests, items[:n] + shuffled(draw, items[n:]) + holes
+    return n, domains, tests, shuffled(draw, items + holes)
+
+
+@SETTINGS
+@given(many_values_models())
+def test_many_reified_values_on_a_variable_equal_brute_force(model):
+    n, domains, tests, items = model
+    xs, bs = vars(n), vars(len(tests))
+    goals, checks = [], []  # checks on (x values, b values)
+    for item in items:
+        kind = item[0]
+        if kind == "in":
+            goals.append(fd.in_(xs[item[1]], fd.domain(*sorted(item[2]))))
+        elif kind == "test":
+            k, (i, c, equal, lo) = item[1], item[2]
+            if lo is not None:
+                goals.append(fd.in_(bs[k], fd.interval(lo, 1)))
+            goals.append(bs[k] == (fd.eq if equal else fd.ne)(xs[i], c))
+        elif kind == "bpin":
+            _, k, v, how = item
+            goals.append((eq if how == "eq" else fd.eq)(bs[k], v))
+            checks.append(lambda a, b, k=k, v=v: b[k] == v)
+        elif kind == "bsum":
+            _, summed, op, k = item
+            goals.append(fd.sum([bs[j] for j in summed], op, k))
+            checks.append(lambda a, b, s=summed, op=op, k=k: OPS[op](sum(b[j] for j in s), k))
+        elif kind == "hole":
+            _, i, v = item
+            goals.append(fd.ne(xs[i], v))
+            checks.append(lambda a, b, i=i, v=v: a[i] != v)
+        else:
+            goals.append(fd.ne(xs[0], xs[1]))
+            checks.append(lambda a, b: a[0] != a[1])
+    expected = []
+    for a in itertools.product(*(sorted(d) for d in domains)):
+        b = tuple(int((a[i] == c) == equal) for i, c, equal, _ in tests)
+        if all(check(a, b) for check in checks):
+            expected.append((*a, *b))
+    got = run(0, (*xs, *bs), *goals)
+    assert_same_answers(got, expected)
+    kinds = [item[0] for item in items]
+    domains_first = kinds.index("test") > max(k for k, kind in enumerate(kinds) if kind == "in")
+    if domains_first and all(own is None for *_, own in tests):  # each test a ReifiedValue
+        for r in run(0, (*xs, *bs), *goals, residual=True):  # domain consistent before labeling
+            values = [{t} if isinstance(t, int) else set(r.domains[t]) for t in r.term[:n]]
+            for k, (i, c, _, _) in enumerate(tests):
+                if c not in values[i] or values[i] == {c}:
+                    assert isinstance(r.term[n + k], int), (k, values[i], c)
+
+
 # -- 4. tuples_in ---------------------------------------------------------------------------
 
 

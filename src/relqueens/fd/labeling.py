@@ -34,7 +34,7 @@ from .domain import Dom, Domain, Wide, as_domain
 from .errors import DomainError
 from .implied import implied_resources
 from .probing import Probes, scheduling
-from .propagators import fixed, fixpoint, high, keep_ge, keep_le, low
+from .propagators import Scanned, fixed, fixpoint, high, keep_ge, keep_le, low
 from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
 from .restarts import RESTARTABLE, Restarts
 from .store import FDStore, is_int, store_of
@@ -222,7 +222,7 @@ def _degree(model: Model, i: int) -> int:
     return (
         model.links[i]
         + sum(len(members) - 1 for members, _ in model.rows[i] if type(members) is not list)
-        + len(model.watch[i])
+        + sum(len(p.members) if isinstance(p, Scanned) else 1 for p in model.watch[i])
         + len(model.fixwatch[i])
         + len(model.boundwatch[i])
         + len(model.slowwatch[i])

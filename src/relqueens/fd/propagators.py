@@ -361,6 +361,9 @@ class Propagator(ABC):
     gather: type[Gathered] | None = None
     """A fix-woken propagator's class of :class:`Gathered`: woken by its first variable, it runs
     with the others of its kind on that variable, in one call."""
+    scan: type[Scanned] | None = None
+    """The class of :class:`Scanned` that checks this propagator's value supports together with
+    the others on the same variable (if it takes them)."""
 
     def supports(self, off: list[int]) -> Iterable[tuple[int, int, int, int]]:
         """``(x, b, j, p)``: wake when ``x`` lacks bit ``b`` while ``j`` has bit ``p`` (none here).
@@ -408,6 +411,18 @@ class Gathered(Propagator):
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         return all(p.propagate(D, off, queue, i) for p in self.members)
+
+
+class Scanned(Gathered):
+    """The value supports of the propagators of one kind on variable ``x``, checked as one on
+    any change of ``x`` (in ``watch``), where each would be a support to look at one by one."""
+
+    on_fix = False
+
+    def take(self, b: int, j: int, pos: int, p: Propagator) -> bool:
+        """Check the support ``(b, j, pos)`` of ``p`` (see :meth:`Propagator.supports`) from now
+        on; ``False`` if it is not one this scan can hold."""
+        return False
 
 
 class EqOffset(Propagator):

@@ -29,7 +29,7 @@ from unification import Var
 
 from ..logic.state import State, Subst, as_state, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain
-from .propagators import EqOffset, Gathered, Lined, Propagator
+from .propagators import EqOffset, Gathered, Lined, Propagator, Scanned
 
 if TYPE_CHECKING:
     from .post import Constraint
@@ -242,13 +242,22 @@ class Model:
                 self.eager[i] |= lists is self.watch
                 self.plain[i] &= lists is self.slowwatch or lists is self.fixwatch
             for x, b, j, pos in p.supports(off):
-                self.supportwatch[x].append((b, j, pos, p))
+                if p.scan is None or not self.scanned(x, p.scan).take(b, j, pos, p):
+                    self.supportwatch[x].append((b, j, pos, p))
                 self.eager[x] = True
                 self.plain[x] = False
             self.props.append(entry)
             self.by_type.setdefault(type(p), []).append(p)
             if type(p) is EqOffset:
                 self.defined[p.x] = (p.y, p.c)
+
+    def scanned(self, x: int, kind: type[Scanned]) -> Scanned:
+        """The :class:`~relqueens.fd.propagators.Scanned` of ``kind`` on ``x`` (made and put in ``watch[x]`` if new)."""
+        group = self.gathered.get((x, kind))
+        if group is None:
+            group = self.gathered[x, kind] = kind(x)
+            self.watch[x].append(group)
+        return group  # type: ignore[return-value]  # filed under its kind
 
     def lists(
         self,
