@@ -650,6 +650,49 @@ def test_many_reified_values_on_a_variable_equal_brute_force(model):
                     assert isinstance(r.term[n + k], int), (k, values[i], c)
 
 
+@st.composite
+def boolean_product_models(draw):
+    """Products of 0/1 variables (an inner product's terms, as in a block design): ``x * y ==
+    z``, or a sum of products compared with a constant; domains {0}, {1} or {0, 1}, pins
+    anywhere."""
+    n = draw(st.integers(2, 5))
+    domains = [draw(st.sampled_from([{0, 1}, {0, 1}, {0, 1}, {0}, {1}])) for _ in range(n)]
+    pins = [
+        (i, draw(st.integers(0, 1)), draw(st.sampled_from(["eq", "fd"])))
+        for i in draw(st.lists(st.integers(0, n - 1), max_size=2, unique=True))
+    ]
+    pair = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    items = []
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            items.append(("product", draw(pair), draw(st.integers(0, n - 1))))
+        else:
+            items.append(
+                (
+                    "inner",
+                    draw(st.lists(pair, min_size=1, max_size=4)),
+                    draw(st.sampled_from(OP_NAMES)),
+                    draw(st.integers(0, 3)),
+                )
+            )
+    return n, domains, shuffled(draw, common_items(domains, pins) + items)
+
+
+def build_boolean_product(item, vs):
+    if item[0] == "product":
+        _, (i, j), k = item
+        return vs[i] * vs[j] == vs[k], lambda a: a[i] * a[j] == a[k]
+    _, pairs, op, k = item
+    total = sum((vs[i] * vs[j] for i, j in pairs[1:]), vs[pairs[0][0]] * vs[pairs[0][1]])
+    return OPS[op](total, k), lambda a: OPS[op](sum(a[i] * a[j] for i, j in pairs), k)
+
+
+@SETTINGS
+@given(boolean_product_models())
+def test_products_of_booleans_equal_brute_force(model):
+    agrees_with_brute_force(model, build_boolean_product)
+
+
 # -- 4. tuples_in ---------------------------------------------------------------------------
 
 

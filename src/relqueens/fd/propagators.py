@@ -21,7 +21,6 @@ Two kinds of propagation run from one queue of changed variables:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from fractions import Fraction
 from itertools import accumulate, compress, pairwise
 from math import ceil, floor
 from operator import itemgetter, lshift
@@ -1150,6 +1149,12 @@ class Times(Propagator):
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, z = self.x, self.y, self.z
+        if off[x] in (0, 1) and off[y] in (0, 1) and off[z] in (0, 1):
+            dx, dy, dz = D[x], D[y], D[z]
+            if type(dx) is int and type(dy) is int and type(dz) is int:
+                vx, vy, vz = dx << off[x], dy << off[y], dz << off[z]  # the values as bits
+                if vx < 4 and vy < 4 and vz < 4:
+                    return self._boolean(D, off, queue, vx, vy, vz)
         xl, xh = low(D[x], off[x]), high(D[x], off[x])
         yl, yh = low(D[y], off[y]), high(D[y], off[y])
         lo, hi = product_range(xl, xh, yl, yh)
@@ -1160,6 +1165,26 @@ class Times(Propagator):
         return _quotient(D, off, queue, x, zl, zh, yl, yh) and _quotient(
             D, off, queue, y, zl, zh, xl, xh
         )
+
+    def _boolean(
+        self, D: list[Dom], off: list[int], queue: set[int], vx: int, vy: int, vz: int
+    ) -> bool:
+        """``x``, ``y``, ``z`` all within 0..1 (their values as bits ``vx``, ``vy``, ``vz``):
+        ``z`` is ``x and y``, domain consistent."""
+        one = vx & vy & 2  # z = 1 needs x = 1 and y = 1
+        vz &= one | (1 if (vx | vy) & 1 else 0)  # z = 0 needs x = 0 or y = 0
+        if not vz:
+            return False
+        nx = (vx & 1 if vz & 1 else 0) | (vx & 2 if vz & 2 or (vz & 1 and vy & 1) else 0)
+        ny = (vy & 1 if vz & 1 else 0) | (vy & 2 if vz & 2 or (vz & 1 and vx & 1) else 0)
+        for j, v in ((self.z, vz), (self.x, nx), (self.y, ny)):
+            d = v >> off[j] & D[j]  # and what it holds (x, y or z may be one variable)
+            if d != D[j]:
+                if not d:
+                    return False
+                D[j] = d
+                queue.add(j)
+        return True
 
 
 def mul(a: int | float, b: int | float, bits: int | None = None) -> int | float:
@@ -1251,8 +1276,11 @@ def _quotient(
         return narrow(D, queue, i, d)
     if dl > 0 or dh < 0:  # z / d over d's bounds, z / +-inf being 0 (z / d tends to it)
         ends = [(int(zz), dd) for zz in (zl, zh) for dd in (dl, dh)]  # z's bounds are finite here
-        q = [Fraction(zz, int(dd)) if abs(dd) != float("inf") else 0 for zz, dd in ends]
-        d = keep_ge(keep_le(d, o, floor(max(q))), o, ceil(min(q)))
+        finite = [(zz, int(dd)) for zz, dd in ends if abs(dd) != float("inf")]
+        zero = len(finite) < 4  # floor of the largest quotient, ceiling of the least: exact in ints
+        most = max([zz // dd for zz, dd in finite] + [0] * zero)
+        least = min([-(-zz // dd) for zz, dd in finite] + [0] * zero)
+        d = keep_ge(keep_le(d, o, most), o, least)
     return narrow(D, queue, i, d)
 
 
