@@ -693,6 +693,42 @@ def test_products_of_booleans_equal_brute_force(model):
     agrees_with_brute_force(model, build_boolean_product)
 
 
+@st.composite
+def clique_models(draw):
+    """Variables pairwise different, edge by edge (a colouring's ``x != y``), with a clique of
+    four or five among them and about as many values as its members (labeling groups it);
+    pins anywhere, then the clique labeled first or not at all (``run`` labels it)."""
+    n = draw(st.integers(4, 5))
+    k = draw(st.integers(4, n))
+    values = st.sets(st.integers(0, k), min_size=k - 2, max_size=k + 1)
+    domains = [draw(values) for _ in range(n)]
+    pins = [
+        (i, draw(st.integers(0, k)), draw(st.sampled_from(["eq", "fd"])))
+        for i in draw(st.lists(st.integers(0, n - 1), max_size=2, unique=True))
+    ]
+    members = draw(st.permutations(range(n)))[:k]
+    edges = {(a, b) for a in members for b in members if a < b}
+    edges |= {tuple(sorted(e)) for e in draw(st.lists(st.tuples(*[st.integers(0, n - 1)] * 2)))}
+    items = [("ne", a, b, draw(st.booleans())) for a, b in sorted(edges) if a != b]
+    label = [("label", members)] if draw(st.booleans()) else []
+    return n, domains, shuffled(draw, common_items(domains, pins) + items) + label
+
+
+def build_clique(item, vs):
+    if item[0] == "label":
+        return fd.label([vs[i] for i in item[1]]), lambda a: True
+    _, a, b, by_relation = item
+    goal = vs[a] - vs[b] != 0 if by_relation else fd.ne(vs[a], vs[b])
+    return goal, lambda x: x[a] != x[b]
+
+
+@SETTINGS
+@given(clique_models())
+def test_cliques_of_pairwise_differences_equal_brute_force(model):
+    """Labeling groups a clique of ``!=`` into an implied pigeonhole: no answer changes."""
+    agrees_with_brute_force(model, build_clique)
+
+
 # -- 4. tuples_in ---------------------------------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""Implied constraints found in a model before labeling: unary resources stated pair by pair.
+"""Implied constraints found in a model before labeling: unary resources and ``all_distinct``
+groups stated pair by pair.
 
 A job shop is often written one pair of tasks at a time, ``(s1 + d1 <= s2) |
 (s2 + d2 <= s1)``. Each pair propagates only when one order becomes
@@ -11,21 +12,32 @@ precedences ``b <=> x + d <= y`` and a sum ``b1 + b2 >= 1`` or ``== 1`` over
 the two orders, or ``fd.implies(fd.eq(b1, 0), ...)`` of the other) and groups them into cliques, each a
 :class:`~relqueens.fd.scheduling.CumulativeProp` of limit 1, posted as
 implied (it shows in no residual).
+
+A graph colouring or a pigeonhole is often written one edge at a time, ``x
+!= y``: value elimination only acts once a variable is fixed, where the
+variables of a clique together allow no more values than they have among
+them (ten pigeons in nine holes). :func:`implied_distinct` groups the
+variables pairwise different into cliques of four or more, each with about
+as many values as members (:attr:`~relqueens.fd.propagators.Pigeonhole.SLACK`
+to spare) a :class:`~relqueens.fd.propagators.Pigeonhole`, implied, as
+``fd.distinct`` gets (ten pigeons: 1.5 s to 0.001 s).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .arith import Reified, ReifiedValue
 from .post import Constraint, Posting
-from .propagators import LeOffset, Linear, Propagator
+from .propagators import LeOffset, Linear, Pigeonhole, Propagator, aligned
 from .scheduling import CumulativeProp, EitherOrder
 from .store import Model
 
 Task = tuple[int, int]
 """``(start index, duration)``."""
+_N = TypeVar("_N", int, Task)
 
 
 def _precedences(model: Model) -> dict[int, tuple[int, int, int]]:
@@ -94,15 +106,15 @@ def _negations(model: Model, prec: dict[int, tuple[int, int, int]]) -> dict[int,
     }
 
 
-def cliques(graph: dict[Task, set[Task]], least: int = 3) -> list[list[Task]]:
+def cliques(graph: dict[_N, set[_N]], least: int = 3) -> list[list[_N]]:
     """Greedy maximal cliques of ``graph`` covering its edges, of ``least`` tasks or more.
 
     >>> g = {1: {2, 3}, 2: {1, 3}, 3: {1, 2}, 4: set()}
     >>> cliques(g)
     [[1, 2, 3]]
     """
-    found: list[list[Task]] = []
-    covered: set[tuple[Task, Task]] = set()
+    found: list[list[_N]] = []
+    covered: set[tuple[_N, _N]] = set()
     for t in sorted(graph, key=lambda t: (-len(graph[t]), t)):
         for u in sorted(graph[t]):
             if (t, u) in covered:
@@ -152,3 +164,43 @@ def implied_resources(model: Model) -> ImpliedResources | None:
         return None  # found before, on this branch
     found = cliques(disjoint_pairs(model))
     return ImpliedResources(tuple(tuple(c) for c in found)) if found else None
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ImpliedDistinct(Constraint):
+    """Posts the cliques :func:`implied_distinct` found (by index: the model is this state's)."""
+
+    groups: tuple[tuple[int, ...], ...]
+    name = "implied_distinct"
+
+    def post_on(self, posting: Posting) -> bool:
+        D, off = posting.store.D, posting.store.model.off
+        for group in self.groups:
+            xs = [x for x in group if type(D[x]) is int]  # bitsets, as a Pigeonhole reads them
+            if len(xs) < 3:
+                continue
+            shifts = aligned([(x, 0) for x in xs], off)
+            union = 0
+            for x, shift in shifts:
+                union |= D[x] << shift
+            if union.bit_count() - len(xs) > Pigeonhole.SLACK:
+                continue  # values to spare: the pairs do as well
+            if not posting.attach(Pigeonhole(shifts, self)):
+                return False
+        return True
+
+
+def implied_distinct(model: Model) -> ImpliedDistinct | None:
+    """The cliques of four or more variables pairwise ``!=`` in ``model`` not yet grouped
+    (``None``: none, or found before on this branch)."""
+    if any(type(p.source) is ImpliedDistinct for p in model.posted(Pigeonhole)):
+        return None
+    graph: dict[int, set[int]] = {}
+    for entry in model.props:
+        if entry[0] == "ne" and entry[3] == 0 and entry[1] != entry[2]:
+            _, x, y, *_ = entry
+            graph.setdefault(x, set()).add(y)
+            graph.setdefault(y, set()).add(x)
+    stated = [{i for i, _ in group} for group in model.groups]
+    found = tuple(tuple(c) for c in cliques(graph, least=4) if not any(set(c) <= g for g in stated))
+    return ImpliedDistinct(found) if found else None

@@ -32,7 +32,7 @@ from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
 from .domain import Dom, Domain, Wide, as_domain
 from .errors import DomainError
-from .implied import implied_resources
+from .implied import implied_distinct, implied_resources
 from .probing import Probes, scheduling
 from .propagators import Scanned, fixed, fixpoint, high, keep_ge, keep_le, low
 from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
@@ -601,12 +601,13 @@ class Label(Goal):
         if any(not (isvar(w) or is_int(w)) for w in (walk(v, s) for v in self.variables)):
             return
         store = store_of(S)
-        extra = None if store is None else implied_resources(store.current())
-        if extra is not None:  # unary resources stated pair by pair: propagate them as wholes
+        model = None if store is None else store.current()
+        extra = [] if model is None else [implied_resources(model), implied_distinct(model)]
+        if any(extra):  # resources or distinct groups stated pair by pair: propagated as wholes
             from .post import post_into
 
             S = S.copy()
-            if not post_into(S, (extra,)):
+            if not post_into(S, [c for c in extra if c is not None]):
                 return
             s, store = S.data, store_of(S)
         if self.objective is not None:
