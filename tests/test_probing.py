@@ -38,9 +38,11 @@ from relqueens.fd.probing import Probes
 
 @st.composite
 def schedule_models(draw):
-    """Tasks on one resource, an objective over their starts, labeled best first once they have domains."""
+    """Tasks on one resource (the pairs maybe with a setup time between them), an objective over
+    their starts, labeled best first once they have domains."""
     n, domains, pins = draw(base_model(n_min=2, n_max=5, lo=0, hi=7, max_size=5))
-    form = draw(st.sampled_from(["disjunctive", "pairs", "cumulative"]))
+    form = draw(st.sampled_from(["disjunctive", "pairs", "setups", "cumulative"]))
+    setup = [[draw(st.integers(0, 2)) for _ in range(n)] for _ in range(n)]  # "setups": i then j
     if form == "cumulative":
         tasks = [(draw(st.integers(0, 3)), draw(st.integers(1, 2))) for _ in range(n)]
         limit = draw(st.integers(1, 3))
@@ -55,7 +57,7 @@ def schedule_models(draw):
     select = draw(st.sampled_from(["leftmost", "ff", "ffc", "min", "max"]))
     order = draw(st.sampled_from(["up", "down"]))
     labeled = draw(st.sampled_from(["all", "starts"]))
-    items = [*common_items(domains, pins), ("resource", form, tasks, limit)]
+    items = [*common_items(domains, pins), ("resource", form, tasks, limit, setup)]
     if makespan:
         items.append(("ends", tasks))
     label = ("label", n, makespan, weights, sense, select, order, labeled)
@@ -66,8 +68,21 @@ def schedule_models(draw):
 def build_schedule(item, vs):
     kind = item[0]
     if kind == "resource":
-        _, form, tasks, limit = item
+        _, form, tasks, limit, setup = item
         starts = vs[: len(tasks)]
+        if form == "setups":  # x + d_x + s_xy <= y or the other way round: a setup between
+            pairs = list(combinations(range(len(tasks)), 2))
+            goal = fd.eq(
+                *(
+                    (starts[i] + tasks[i][0] + setup[i][j] <= starts[j])
+                    | (starts[j] + tasks[j][0] + setup[j][i] <= starts[i])
+                    for i, j in pairs
+                )
+            )
+            return goal, lambda a: all(
+                a[i] + tasks[i][0] + setup[i][j] <= a[j] or a[j] + tasks[j][0] + setup[j][i] <= a[i]
+                for i, j in pairs
+            )
         if form == "disjunctive":
             goal = fd.disjunctive(starts, [d for d, _ in tasks])
         elif form == "cumulative":

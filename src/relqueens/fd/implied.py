@@ -67,12 +67,24 @@ def _either(p: Propagator) -> tuple[int, int] | None:
 
 
 def disjoint_pairs(model: Model) -> dict[Task, set[Task]]:
-    """The tasks no two of which may overlap, as a graph: task -> the tasks disjoint from it."""
+    """The tasks no two of which may overlap, as a graph: task -> the tasks disjoint from it.
+
+    A start whose pairs give it different durations (a setup time that
+    depends on the task next, ``x + d + s_xy <= y``) is one task of its
+    least duration: a relaxation, since each of its pairs holds it apart
+    for at least that long.
+    """
+    pairs = [
+        (x, dx, y, dy) for x, dx, y, dy in _either_orders(model) if x != y and dx > 0 and dy > 0
+    ]
+    least: dict[int, int] = {}
+    for x, dx, y, dy in pairs:
+        least[x] = min(least.get(x, dx), dx)
+        least[y] = min(least.get(y, dy), dy)
     graph: dict[Task, set[Task]] = {}
-    for x, dx, y, dy in _either_orders(model):
-        if x != y and dx > 0 and dy > 0:
-            graph.setdefault((x, dx), set()).add((y, dy))
-            graph.setdefault((y, dy), set()).add((x, dx))
+    for x, _, y, _ in pairs:
+        graph.setdefault((x, least[x]), set()).add((y, least[y]))
+        graph.setdefault((y, least[y]), set()).add((x, least[x]))
     return graph
 
 
