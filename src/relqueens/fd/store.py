@@ -73,7 +73,9 @@ class Model:
     ``plain[i]``: ``i`` has no rows and no propagators but fix-woken and slow ones.
     ``supportwatch[x]`` lists ``(b, j, p, prop)``: ``prop`` wakes when ``x``
     has lost bit ``b`` while ``j`` still has bit ``p`` (a value's support, see
-    :meth:`~relqueens.fd.propagators.Propagator.supports`); ``eager[x]``
+    :meth:`~relqueens.fd.propagators.Propagator.supports`; those a
+    propagator's ``scan`` takes are checked together instead, by one
+    :class:`~relqueens.fd.propagators.Scanned` in ``watch[x]``); ``eager[x]``
     says whether any change of ``x`` wakes something (``watch`` or
     ``supportwatch``), so value elimination queues it. ``by_type`` lists the
     propagators of each class in posting order, for posting rules that look
