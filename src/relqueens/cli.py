@@ -540,9 +540,9 @@ def main(
         _say(err, f"\nrelqueens: interrupted{note}")
         return 130
     except MemoryError:
-        pass  # leave the handler first: what filled the memory is freed with the traceback
+        status = 1  # said below, out of the handler: what filled the memory goes with the traceback
     _say(err, f"relqueens {args.command}: error: out of memory; try a smaller N (or --limit)")
-    return 1
+    return status
 
 
 def entry_point() -> None:

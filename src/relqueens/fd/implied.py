@@ -31,7 +31,7 @@ from typing import TypeVar
 
 from .arith import Reified, ReifiedValue
 from .post import Constraint, Posting
-from .propagators import LeOffset, Linear, Pigeonhole, Propagator, aligned
+from .propagators import LeOffset, Linear, Pigeonhole, Propagator
 from .scheduling import CumulativeProp, EitherOrder
 from .store import Model
 
@@ -186,19 +186,11 @@ class ImpliedDistinct(Constraint):
     name = "implied_distinct"
 
     def post_on(self, posting: Posting) -> bool:
-        D, off = posting.store.D, posting.store.model.off
+        D = posting.store.D
         for group in self.groups:
-            xs = [x for x in group if type(D[x]) is int]  # bitsets, as a Pigeonhole reads them
-            if len(xs) < 3:
-                continue
-            shifts = aligned([(x, 0) for x in xs], off)
-            union = 0
-            for x, shift in shifts:
-                union |= D[x] << shift
-            if union.bit_count() - len(xs) > Pigeonhole.SLACK:
-                continue  # values to spare: the pairs do as well
-            if not posting.attach(Pigeonhole(shifts, self)):
-                return False
+            members = [(x, 0) for x in group if type(D[x]) is int]  # bitsets, as a Pigeonhole reads
+            if len(members) > 2 and not posting.pigeonhole(members, self, members):
+                return False  # fewer values than members (with values to spare, none is posted)
         return True
 
 

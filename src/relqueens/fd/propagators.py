@@ -1177,14 +1177,9 @@ class Times(Propagator):
             return False
         nx = (vx & 1 if vz & 1 else 0) | (vx & 2 if vz & 2 or (vz & 1 and vy & 1) else 0)
         ny = (vy & 1 if vz & 1 else 0) | (vy & 2 if vz & 2 or (vz & 1 and vx & 1) else 0)
-        for j, v in ((self.z, vz), (self.x, nx), (self.y, ny)):
-            d = v >> off[j] & D[j]  # and what it holds (x, y or z may be one variable)
-            if d != D[j]:
-                if not d:
-                    return False
-                D[j] = d
-                queue.add(j)
-        return True
+        return all(  # narrow intersects: x, y or z may be one variable
+            narrow(D, queue, j, v >> off[j]) for j, v in ((self.z, vz), (self.x, nx), (self.y, ny))
+        )
 
 
 def mul(a: int | float, b: int | float, bits: int | None = None) -> int | float:
