@@ -249,6 +249,22 @@ def test_rebuilt_domains_give_the_same_search(monkeypatch):
     ] == expected
 
 
+def test_domain_copies_are_kept_per_level_while_the_path_holds_few():
+    few, many = (
+        [0b11] * 3_660,
+        [0b11] * 20_000,
+    )  # a magic series of 60 by reified counts; a big label
+    assert labeling._stride(few, list(range(60)), "enum") == 1  # every node its own copy
+    assert labeling._stride(many, list(range(20_000)), "enum") > 1  # copies every few levels
+    assert labeling._stride(few, list(range(60)), "bisect") == 1
+    wide = [fd.Wide(0, 10**12)] * 3_660  # bisect halves each about 40 times
+    assert (
+        labeling._stride(wide, list(range(60)), "bisect")
+        > 1
+        == labeling._stride(wide, [0], "bisect")
+    )
+
+
 def test_lists_of_ten_thousand():
     big = list(range(10_000))
     x, y, q = vars(3)
