@@ -335,6 +335,89 @@ def test_several_knapsack_constraints_over_domains_with_holes_best_first_as_brut
 
 
 @st.composite
+def linked_rows(draw):
+    """An objective over a few variables whose bounds come through rows that hold none of them."""
+    if draw(st.booleans()):  # a bin packing: items in bins, bins used counted
+        items, bins = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+        weights, cap = [draw(st.integers(1, 6)) for _ in range(items)], draw(st.integers(4, 8))
+        n = items * bins + bins  # x[i][b] item by item, then used[b]
+        domains = [{0, 1}] * n
+        used = list(range(items * bins, n))
+        rows = [
+            ([int(j // bins == i) for j in range(items * bins)] + [0] * bins, "==", 1)
+            for i in range(items)
+        ]
+        for b in range(bins):
+            load = [weights[j // bins] if j % bins == b else 0 for j in range(items * bins)]
+            rows.append((load + [-cap * (u == b) for u in range(bins)], "<=", 0))
+        values = [0] * (items * bins) + [draw(st.integers(1, 3)) for _ in range(bins)]
+        return domains, rows, values, sorted(range(n), key=lambda j: j in used), "down"
+    n = draw(st.integers(3, 5))
+    domains = [draw(st.sets(st.integers(-1, 3), min_size=1, max_size=3)) for _ in range(n)]
+    costed = draw(st.integers(2, n - 1))  # the objective's variables come first
+    rows = [
+        (
+            [draw(st.integers(-3, 4)) * (j >= costed or draw(st.booleans())) for j in range(n)],
+            draw(st.sampled_from(["<=", "<=", "=="])),
+            draw(st.integers(-3, 8)),
+        )
+        for _ in range(draw(st.integers(1, 3)))
+    ]
+    values = [draw(st.integers(-4, 6)) for _ in range(costed)] + [0] * (n - costed)
+    return (
+        domains,
+        rows,
+        values,
+        draw(st.permutations(range(n))),
+        draw(st.sampled_from(["up", "down"])),
+    )
+
+
+@EXAMPLES
+@given(linked_rows())
+def test_rows_linked_to_the_objective_through_other_variables_best_first_as_brute_force(case):
+    domains, rows, values, order, direction = case
+    xs = vars(len(domains))
+    goals = [fd.in_(x, fd.domain(*sorted(d))) for x, d in zip(xs, domains)]
+    goals += [fd.scalar_product(c, xs, op, k) for c, op, k in rows]
+    got = run(
+        0,
+        tuple(xs),
+        *goals,
+        fd.label([xs[i] for i in order], order=direction, minimize=fd.dot(values, xs)),
+    )
+    expected = [
+        p
+        for p in itertools.product(*(sorted(d) for d in domains))
+        if all(
+            (s == k if op == "==" else s <= k)
+            for c, op, k in rows
+            for s in [sum(a * x for a, x in zip(c, p))]
+        )
+    ]
+    assert sorted(got) == sorted(expected)
+    cost = [sum(v * x for v, x in zip(values, p)) for p in got]
+    assert cost == sorted(cost)
+
+
+def test_a_bin_packing_has_its_bins_bound_by_the_items_total_at_the_root():
+    weights, cap, bins = [60, 58, 58, 51, 46, 41, 40, 38, 34, 26, 23, 18, 17, 14], 100, 6
+    x = [vars(bins) for _ in weights]
+    used, total = vars(bins), var()
+    goals = [fd.in_(*(v for row in x for v in row), *used, fd.interval(0, 1))]
+    goals += [fd.sum(row, "==", 1) for row in x]
+    goals += [
+        fd.scalar_product([*weights, -cap], [*(row[b] for row in x), used[b]], "<=", 0)
+        for b in range(bins)
+    ]
+    goals += [used[b] >= used[b + 1] for b in range(bins - 1)] + [fd.sum(used, "==", total)]
+    flat = [v for row in x for v in row]
+    label = fd.label(flat + used, order="down", minimize=total)
+    (best,) = run(1, total, *goals, label, max_nodes=500)  # the LP over every row: 524 / 100
+    assert best == 6
+
+
+@st.composite
 def routings(draw):
     n = draw(st.integers(2, 5))
     table = [[draw(st.integers(0, 9)) for _ in range(n)] for _ in range(n)]

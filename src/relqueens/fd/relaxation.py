@@ -11,8 +11,9 @@ relaxation drops some of the problem to solve the rest exactly:
   adds the integer knapsack, solved by dynamic programming
   (:class:`~relqueens.fd.knapsack.TableBound`): at once for an equality,
   after the LP's first nodes for ``<=`` (:class:`Deferred`).
-* :class:`LagrangianBound`: two or more such constraints at once, the LP
-  relaxation of them all solved again at every node
+* :class:`LagrangianBound`: two or more such constraints at once (those
+  over the objective's variables, or every one reached from them through
+  shared variables where they are few), the LP relaxation of them all solved again at every node
   (:class:`~relqueens.fd.simplex.DualSimplex`), its prices turned into an
   exact Lagrangian bound; it replaces the constraints' own bounds.
 * :class:`AssignmentBound`: terms ``c_t * y_t`` with ``y_t = row_t[s_t]``
@@ -901,6 +902,31 @@ def _one_tree(model: Model, cost: dict[int, int]) -> OneTreeBound | None:
     return best
 
 
+LINKED_ROWS = 64
+"""The most rows the LP takes in when it follows the objective's variables through the model."""
+
+
+def _rows(model: Model, cost: dict[int, int], defining: Linear | None) -> list[Linear]:
+    """The ``<=`` and ``==`` rows an LP relaxation of ``cost`` takes.
+
+    Those with two or more of the objective's variables; and, where the rows
+    reached from the objective's variables through shared variables are at
+    most :data:`LINKED_ROWS`, all of them: a bin packing's bins used get
+    their bound (the items' total over the capacity) only from the rows
+    that put each item in some bin, which hold none of them.
+    """
+    rows = [p for p in _linear(model) if p is not defining and p.op in ("<=", "==")]
+    reached, left = set(cost), rows
+    linked: set[int] = set()  # the rows taken, by id
+    while more := [p for p in left if not reached.isdisjoint(p.vars)]:
+        linked.update(map(id, more))
+        if len(linked) > LINKED_ROWS:
+            return [p for p in rows if sum(i in cost for i in p.vars) >= 2]
+        reached.update(i for p in more for i in p.vars)
+        left = [p for p in left if id(p) not in linked]
+    return [p for p in rows if id(p) in linked]
+
+
 LP_BOUNDS = (KnapsackBound, Deferred, LagrangianBound)
 """The relaxations with an LP optimum to round (``rounded()``) and a ``cost``."""
 
@@ -923,14 +949,13 @@ def relaxations(
     if len(cost) < 2:
         return const, []
     knapsacks: list[KnapsackBound] = []
-    for p in _linear(model):
-        if p is not defining and p.op in ("<=", "==") and sum(i in cost for i in p.vars) >= 2:
-            weight = dict(p.terms)  # sum(a x) + k <= 0
-            half = KnapsackBound(cost, weight, -p.k, equal=p.op == "==")
-            knapsacks.append(half)
-            if p.op == "==":
-                flipped = {i: -a for i, a in weight.items()}
-                knapsacks.append(KnapsackBound(cost, flipped, p.k, mirror=half))
+    for p in _rows(model, cost, defining):
+        weight = dict(p.terms)  # sum(a x) + k <= 0
+        half = KnapsackBound(cost, weight, -p.k, equal=p.op == "==")
+        knapsacks.append(half)
+        if p.op == "==":
+            flipped = {i: -a for i, a in weight.items()}
+            knapsacks.append(KnapsackBound(cost, flipped, p.k, mirror=half))
     rows = sum(kb.mirror is None for kb in knapsacks)  # an equality's two halves are one row
     found: list[Relaxation]
     if rows > 1 and all(

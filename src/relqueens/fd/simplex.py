@@ -59,12 +59,14 @@ class DualSimplex:
         "basis",
         "binv",
         "c",
+        "columns",
         "d",
         "m",
         "n",
         "prices",
         "ray",
         "rows",
+        "sparse",
         "values",
         "variables",
         "where",
@@ -82,6 +84,19 @@ class DualSimplex:
                 row[where[v]] = float(a)
             row[n + k] = 1.0
             self.rows.append(row)
+        self.sparse = [
+            [(j, entry) for j, entry in enumerate(row) if entry]
+            if 4 * len(weight) < n + m
+            else None
+            for row, (weight, _) in zip(self.rows, rows, strict=True)
+        ]
+        """Row ``k``'s nonzero entries ``(j, a)`` where they are few (``None``: the row is dense)."""
+        self.columns: list[list[tuple[int, float]]] = [[] for _ in range(n + m)]
+        """Column ``j``'s nonzero entries ``(k, a)``."""
+        for k, row in enumerate(self.rows):
+            for j, entry in enumerate(row):
+                if entry:
+                    self.columns[j].append((k, entry))
         self.c = [float(cost.get(v, 0)) for v in self.variables] + [0.0] * m
         self.b = [float(b) for _, b in rows]
         self.at_high = [False] * (n + m)
@@ -104,12 +119,21 @@ class DualSimplex:
 
     def _combine(self, weights: list[float]) -> list[float]:
         """``sum(weights[k] * rows[k])``: a row of ``B^-1 A`` for a row of ``B^-1``, or ``y A``."""
-        return combined([0.0] * (self.n + self.m), weights, self.rows)
+        out = [0.0] * (self.n + self.m)
+        for f, row, sparse in zip(weights, self.rows, self.sparse):
+            if not f:
+                continue
+            if sparse is None:
+                out = [b + f * a for b, a in zip(out, row)]
+            else:
+                for j, a in sparse:
+                    out[j] += f * a
+        return out
 
     def _duals(self) -> list[float]:
         """``y = c_B B^-1``: the rows' prices at the basis (``<= 0`` at a dual feasible one)."""
-        c, basis, binv = self.c, self.basis, self.binv
-        return [sum(c[basis[r]] * binv[r][k] for r in range(self.m)) for k in range(self.m)]
+        c = self.c
+        return combined([0.0] * self.m, [c[j] for j in self.basis], self.binv)
 
     def solve(self, lo: list[int], hi: list[int], pivots: int = 0) -> bool:
         """Pivot to the optimum within ``lo``/``hi``: ``True`` if reached, ``False`` if infeasible
@@ -135,8 +159,11 @@ class DualSimplex:
             if not basic[j]:
                 at_high[j] = d[j] < 0 or (d[j] == 0 and at_high[j])
                 x[j] = high[j] if at_high[j] else low[j]
-        rhs = [b - sum(map(mul, row, x)) for b, row in zip(self.b, self.rows)]
-        xb = [sum(binv[r][k] * rhs[k] for k in range(m)) for r in range(m)]
+        rhs = [
+            b - (sum(map(mul, row, x)) if sparse is None else sum(a * x[j] for j, a in sparse))
+            for b, row, sparse in zip(self.b, self.rows, self.sparse)
+        ]
+        xb = [sum(map(mul, row, rhs)) for row in binv]
         solved, self.ray = False, None
         for _ in range(pivots or 2 * (n + m)):
             r, gap = -1, EPS
@@ -166,7 +193,8 @@ class DualSimplex:
             theta = d[q] / pivot
             d = [dj - theta * a for dj, a in zip(d, alpha)]  # the leaving column's is -theta
             d[q] = 0.0  # exactly, not up to rounding
-            column = [sum(binv[s][k] * self.rows[k][q] for k in range(m)) for s in range(m)]
+            entries = self.columns[q]
+            column = [sum(row[k] * a for k, a in entries) for row in binv]
             bound = low[leave] if below else high[leave]
             step = (xb[r] - bound) / pivot
             entering = x[q] + step
