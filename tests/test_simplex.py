@@ -15,7 +15,8 @@ TOLERANCE = 1e-6
 
 @st.composite
 def programs(draw):
-    """An LP ``min c x, A x <= b`` over a box, and 1-4 boxes, each within the one before."""
+    """An LP ``min c x, A x <= b`` (some rows ``==``) over a box, and 1-4 boxes, each within the
+    one before."""
     n = draw(st.integers(1, 8))
     cost = {i: draw(st.integers(-6, 6)) for i in range(n)}
     rows = [
@@ -26,6 +27,7 @@ def programs(draw):
         )
         for _ in range(draw(st.integers(1, 5)))
     ]
+    equal = {k for k in range(len(rows)) if draw(st.integers(0, 3)) == 0}
     box = [sorted(draw(st.lists(st.integers(-3, 3), min_size=2, max_size=2))) for _ in range(n)]
     boxes = [box]
     for _ in range(draw(st.integers(0, 3))):  # a child node: one bound moved in
@@ -35,11 +37,21 @@ def programs(draw):
         v = draw(st.integers(lo, hi))
         box[i] = [v, hi] if draw(st.booleans()) else [lo, v]
         boxes.append(box)
-    return cost, rows, boxes
+    return cost, rows, equal, boxes
+
+
+def meets(rows, equal, x, tolerance=0):
+    """Whether point ``x`` meets every row (within ``tolerance``)."""
+    return all(
+        abs(s - b) <= tolerance if k in equal else s <= b + tolerance
+        for k, (w, b) in enumerate(rows)
+        for s in [sum(a * x[i] for i, a in w.items())]
+    )
 
 
 def dual_value(cost, rows, prices, box):
-    """The Lagrangian at ``prices``: a lower bound on the LP for any prices ``>= 0``."""
+    """The Lagrangian at ``prices``: a lower bound on the LP for any prices ``>= 0`` (an
+    equality's of either sign)."""
     total = -sum(p * b for p, (_, b) in zip(prices, rows))
     for i, (lo, hi) in enumerate(box):
         r = cost.get(i, 0) + sum(p * w.get(i, 0) for p, (w, _) in zip(prices, rows))
@@ -50,19 +62,20 @@ def dual_value(cost, rows, prices, box):
 @EXAMPLES
 @given(programs())
 def test_each_solve_is_optimal_by_strong_duality_or_refuted_by_its_ray(case):
-    cost, rows, boxes = case
-    lp = DualSimplex(cost, rows)
+    cost, rows, equal, boxes = case
+    lp = DualSimplex(cost, rows, equal)
     for box in boxes:  # one object: each solve starts from the basis the last one left
         solved = lp.solve([lo for lo, _ in box], [hi for _, hi in box])
-        assert all(p >= 0 for p in lp.prices)
+        assert all(p >= 0 for k, p in enumerate(lp.prices) if k not in equal)
         if solved:
             x = dict(zip(lp.variables, lp.values))
             assert all(lo - TOLERANCE <= x[i] <= hi + TOLERANCE for i, (lo, hi) in enumerate(box))
-            assert all(sum(a * x[i] for i, a in w.items()) <= b + TOLERANCE for w, b in rows)
+            assert meets(rows, equal, x, TOLERANCE)
             primal = sum(c * x[i] for i, c in cost.items())
             assert abs(primal - dual_value(cost, rows, lp.prices, box)) < TOLERANCE
         else:
             assert lp.ray is not None  # these programs are small: never out of pivots
+            assert all(m >= 0 for k, m in enumerate(lp.ray) if k not in equal)
             least = sum(
                 min(a * lo, a * hi)
                 for i, (lo, hi) in enumerate(box)
@@ -70,24 +83,27 @@ def test_each_solve_is_optimal_by_strong_duality_or_refuted_by_its_ray(case):
             )
             assert least > sum(m * b for m, (_, b) in zip(lp.ray, rows)) + TOLERANCE
             points = itertools.product(*(range(lo, hi + 1) for lo, hi in box))
-            assert not any(
-                all(sum(a * p[i] for i, a in w.items()) <= b for w, b in rows) for p in points
-            )
+            assert not any(meets(rows, equal, p) for p in points)
 
 
 @EXAMPLES
 @given(programs(), st.integers(-25, 25))
 def test_the_lp_bound_warm_started_from_node_to_node_is_below_every_solution(case, target):
-    cost, rows, boxes = case
+    cost, rows, equal, boxes = case
     D, off = zip(*(bitset(lo, hi) for lo, hi in boxes[0]))
-    lagrangian = LagrangianBound([KnapsackBound(cost, w, b) for w, b in rows], list(D), list(off))
+    halves = []
+    for k, (w, b) in enumerate(rows):
+        halves.append(half := KnapsackBound(cost, w, b, equal=k in equal))
+        if k in equal:
+            halves.append(KnapsackBound(cost, {i: -a for i, a in w.items()}, -b, mirror=half))
+    lagrangian = LagrangianBound(halves, list(D), list(off))
     for box in boxes:
         D, off = zip(*(bitset(lo, hi) for lo, hi in box))
         D, off = list(D), list(off)
         points = [
             p
             for p in itertools.product(*(range(lo, hi + 1) for lo, hi in box))
-            if all(sum(a * p[i] for i, a in w.items()) <= b for w, b in rows)
+            if meets(rows, equal, p)
         ]
         values = [sum(c * p[i] for i, c in cost.items()) for p in points]
         bounds_and_keeps(lagrangian, D, off, points, values, target)

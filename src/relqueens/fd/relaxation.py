@@ -267,7 +267,8 @@ DEFERRED = 2
 class LagrangianBound:
     """The least ``sum(c_i x_i)`` within the bounds, every constraint ``sum(a_ki x_i) <= b_k`` priced in.
 
-    For multipliers ``lam_k >= 0``, ``sum(c_i x_i) + sum(lam_k (sum(a_ki x_i)
+    For multipliers ``lam_k >= 0`` (of either sign for an equality, whose
+    two halves are one row), ``sum(c_i x_i) + sum(lam_k (sum(a_ki x_i)
     - b_k))`` is at most the objective wherever the constraints hold, and its
     least over the bounds takes each variable at the end its *reduced cost*
     ``r_i = c_i + sum(lam_k a_ki)`` favours: a bound in one pass, for all the
@@ -301,16 +302,19 @@ class LagrangianBound:
 
     def __init__(self, knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> None:
         self.cost = knapsacks[0].cost
-        self.rows = [(kb.weight, kb.b) for kb in knapsacks]
-        self.lp = DualSimplex(self.cost, self.rows)
+        rows = [kb for kb in knapsacks if kb.mirror is None]  # an equality's halves: one row
+        self.rows = [(kb.weight, kb.b) for kb in rows]
+        equal = [k for k, kb in enumerate(rows) if kb.equal]
+        self.lp = DualSimplex(self.cost, self.rows, equal)
         self.ids = ids = self.lp.variables
         """The variables, in the LP's order: the lists below are aligned with it."""
         self.row_weights = [[w.get(i, 0) for i in ids] for w, _ in self.rows]
         self.scaled_cost = [LAGRANGE_SCALE * self.cost.get(i, 0) for i in ids]
+        signs = [(w, k in equal) for k, (w, _) in enumerate(self.rows)]
         self.rounding = {
             i: (
-                all(w.get(i, 0) >= 0 for w, _ in self.rows),
-                all(w.get(i, 0) <= 0 for w, _ in self.rows),
+                all(w.get(i, 0) >= 0 and not (both and w.get(i, 0)) for w, both in signs),
+                all(w.get(i, 0) <= 0 and not (both and w.get(i, 0)) for w, both in signs),
             )
             for i in ids
         }
@@ -338,8 +342,8 @@ class LagrangianBound:
     def _refuted(self, ray: list[float], D: list[Dom], off: list[int]) -> bool:
         """Whether the rows weighted by ``ray`` (scaled to integers) exceed their bound at every
         point within ``D``'s bounds: then no point meets them all."""
-        top = max(ray)
-        if top <= 0:
+        top = max(map(abs, ray))
+        if not top:
             return False
         mu = [round(v / top * LAGRANGE_SCALE) for v in ray]
         weights = combined([0] * len(self.ids), mu, self.row_weights)

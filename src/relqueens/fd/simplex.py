@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from operator import mul
 from typing import TypeVar
 
@@ -45,11 +46,14 @@ def combined(base: list[_N], weights: list[_N], rows: list[list[_N]]) -> list[_N
 
 
 class DualSimplex:
-    """The LP ``min sum(cost_i x_i)`` subject to ``rows`` (``sum(a_i x_i) <= b`` each) within bounds.
+    """The LP ``min sum(cost_i x_i)`` subject to ``rows`` (``sum(a_i x_i) <= b`` each, ``==`` for
+    those numbered in ``equal``) within bounds.
 
     Variables are the keys of ``cost`` and of the rows, in sorted order;
     :meth:`solve` takes their bounds in that order and leaves the rows'
-    prices (``lam >= 0``, one per row) and the variables' values.
+    prices (one per row: ``lam >= 0``, of either sign for an equality) and
+    the variables' values. An equality's slack is fixed at 0 (one row, where
+    two ``<=`` halves would make the basis twice as wide).
     """
 
     __slots__ = (
@@ -61,18 +65,25 @@ class DualSimplex:
         "c",
         "columns",
         "d",
+        "equal",
         "m",
         "n",
         "prices",
         "ray",
         "rows",
+        "slack_high",
         "sparse",
         "values",
         "variables",
         "where",
     )
 
-    def __init__(self, cost: dict[int, int], rows: list[tuple[dict[int, int], int]]) -> None:
+    def __init__(
+        self,
+        cost: dict[int, int],
+        rows: list[tuple[dict[int, int], int]],
+        equal: Iterable[int] = (),
+    ) -> None:
         self.variables = sorted({*cost, *(i for weight, _ in rows for i in weight)})
         self.where = where = {v: j for j, v in enumerate(self.variables)}
         self.n, self.m = n, m = len(self.variables), len(rows)
@@ -99,6 +110,9 @@ class DualSimplex:
                     self.columns[j].append((k, entry))
         self.c = [float(cost.get(v, 0)) for v in self.variables] + [0.0] * m
         self.b = [float(b) for _, b in rows]
+        self.equal = frozenset(equal)
+        """The rows that are equalities."""
+        self.slack_high = [0.0 if k in self.equal else float("inf") for k in range(m)]
         self.at_high = [False] * (n + m)
         self.d: list[float] = []
         """The reduced costs of the last basis."""
@@ -107,8 +121,9 @@ class DualSimplex:
         self.prices: list[float] = [0.0] * m
         self.values: list[float] = []
         self.ray: list[float] | None = None
-        """After an infeasible :meth:`solve`: row weights ``mu >= 0`` for which ``mu A x <= mu b``
-        fails everywhere within the bounds (Farkas' certificate: to be checked exactly)."""
+        """After an infeasible :meth:`solve`: row weights ``mu`` (``>= 0`` but an equality's) for
+        which ``mu A x <= mu b`` fails everywhere within the bounds (Farkas' certificate: to be
+        checked exactly)."""
 
     def _start(self) -> None:
         """The slacks' basis: dual feasible for any cost, since every variable is bounded."""
@@ -144,11 +159,11 @@ class DualSimplex:
             self.d, self.age = [cj - a for cj, a in zip(c, self._combine(self._duals()))], 0
         d = self.d
         self.age += 1
-        if any(d[j] < -EPS for j in range(n, n + m) if j not in basis):
+        if any(d[n + k] < -EPS for k in range(m) if n + k not in basis and k not in self.equal):
             self._start()  # rounding drift: a slack that would rather grow without end
             return self.solve(lo, hi, pivots)
         low = [*map(float, lo), *[0.0] * m]
-        high = [*map(float, hi), *[float("inf")] * m]
+        high = [*map(float, hi), *self.slack_high]
         free = [j for j in range(n + m) if low[j] != high[j]]
         basic = [False] * (n + m)
         for j in basis:
@@ -188,7 +203,10 @@ class DualSimplex:
             if q < 0:  # no column can mend row r: the LP is infeasible
                 # row r of B^-1 combines the rows into one no point within the bounds meets;
                 # its slacks' weights are >= 0 if below (<= 0 if above), up to rounding
-                self.ray = [max(0.0, v if below else -v) for v in binv[r]]
+                self.ray = [
+                    (v if below else -v) if k in self.equal else max(0.0, v if below else -v)
+                    for k, v in enumerate(binv[r])
+                ]
                 break
             theta = d[q] / pivot
             d = [dj - theta * a for dj, a in zip(d, alpha)]  # the leaving column's is -theta
@@ -209,7 +227,7 @@ class DualSimplex:
             x[leave], at_high[leave] = bound, not below
             xb[r] = entering
         self.d = d
-        self.prices = [max(0.0, -v) for v in self._duals()]
+        self.prices = [-v if k in self.equal else max(0.0, -v) for k, v in enumerate(self._duals())]
         for s, j in enumerate(basis):
             x[j] = xb[s]
         self.values = x[:n]
