@@ -22,7 +22,7 @@ from collections import Counter
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
+from hypothesis import HealthCheck, currently_in_test_context, event, example, given, settings
 from hypothesis import strategies as st
 
 from relqueens import SearchLimit, conde, conj, eq, fd, vars
@@ -731,6 +731,61 @@ def build_clique(item, vs):
 def test_cliques_of_pairwise_differences_equal_brute_force(model):
     """Labeling groups a clique of ``!=`` into an implied pigeonhole: no answer changes."""
     agrees_with_brute_force(model, build_clique)
+
+
+@st.composite
+def load_models(draw):
+    """Items put in bins (a variable each: its bin), each bin's load bounded by reified tests,
+    ``sum(w_i * (x_i == b)) <= cap_b`` (a bin packing written bin by bin, which labeling gives an
+    implied check of the total); now and then a value with no bin row, pins anywhere, then the
+    items labeled first or not at all (``run`` labels them)."""
+    n, bins = draw(st.integers(2, 4)), draw(st.integers(2, 3))
+    values = st.sets(st.integers(-1, bins), min_size=1, max_size=bins + 1)
+    domains = [draw(values) if draw(st.integers(0, 4)) == 0 else set(range(bins)) for _ in range(n)]
+    pins = [
+        (i, draw(st.integers(-1, bins)), draw(st.sampled_from(["eq", "fd"])))
+        for i in draw(st.lists(st.integers(0, n - 1), max_size=1))
+    ]
+    weights = [draw(st.integers(1, 6)) for _ in range(n)]
+    room = sum(weights)  # caps up to the total: now and then just enough
+    rows = [
+        ("load", b, [w + draw(st.integers(0, 3)) for w in weights], draw(st.integers(0, room)))
+        for b in range(bins)
+    ]  # an item may weigh more in one bin than in another
+    label = [("label", draw(st.permutations(range(n))))] if draw(st.booleans()) else []
+    return n, domains, shuffled(draw, common_items(domains, pins) + rows) + label
+
+
+def build_load(item, vs):
+    if item[0] == "label":
+        return fd.label([vs[i] for i in item[1]]), lambda a: True
+    _, b, weights, cap = item
+    tests = vars(len(vs))
+    goal = conj(
+        fd.in_(*tests, fd.interval(0, 1)),
+        *(t == fd.eq(x, b) for t, x in zip(tests, vs)),
+        fd.scalar_product(weights, tests, "<=", cap),
+    )
+    return goal, lambda a: sum(w for w, x in zip(weights, a) if x == b) <= cap
+
+
+@SETTINGS
+@given(load_models())
+@example(  # light in bin 0, heavy in bin 1: the total counts each item at its least
+    (
+        3,
+        [{0, 1}] * 3,
+        [
+            *(("in", i, {0, 1}) for i in range(3)),
+            ("load", 0, [1] * 3, 3),
+            ("load", 1, [2] * 3, 2),
+            ("label", [0, 1, 2]),
+        ],
+    )
+)
+def test_bin_loads_by_reified_tests_equal_brute_force(model):
+    """Labeling adds the implied check that the bins left hold the items' total: no answer changes."""
+    agrees_with_brute_force(model, build_load)
 
 
 # -- 4. tuples_in ---------------------------------------------------------------------------

@@ -21,6 +21,15 @@ variables pairwise different into cliques of four or more, each with about
 as many values as members (:attr:`~relqueens.fd.propagators.Pigeonhole.SLACK`
 to spare) a :class:`~relqueens.fd.propagators.Pigeonhole`, implied, as
 ``fd.distinct`` gets (ten pigeons: 1.5 s to 0.001 s).
+
+A bin packing is often written by the bin of each item, its loads by
+reified tests, ``sum(w_i * (bin_i == b)) <= cap_b`` for each bin ``b``: each
+load is bounded alone, and no one sees that the items' total must fit in the
+bins they may still go to. :func:`implied_loads` finds the items whose every
+bin has such a row and adds :class:`Loads`, which fails once the bins left
+hold less than the items weigh (Martello and Toth's first bound, ``L1``): a
+bin packing of 14 items is proved to need 6 bins at the root, where the
+search took 0.4 s.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .arith import Reified, ReifiedValue
+from .domain import Dom
 from .post import Constraint, Posting
 from .propagators import LeOffset, Linear, Pigeonhole, Propagator
 from .scheduling import CumulativeProp, EitherOrder
@@ -208,3 +218,101 @@ def implied_distinct(model: Model) -> ImpliedDistinct | None:
     stated = [{i for i, _ in group} for group in model.groups]
     found = tuple(tuple(c) for c in cliques(graph, least=4) if not any(set(c) <= g for g in stated))
     return ImpliedDistinct(found) if found else None
+
+
+class Loads(Propagator):
+    """Items ``vars`` (each the bin it goes to) weigh at least ``weights``; bin ``v`` holds at most
+    ``caps[v]``: the bins the items may still go to must hold their total (implied).
+
+    Bitset domains, aligned at value ``base``; a bin with no capacity row is unbounded (no check).
+
+    >>> Loads((0, 1, 2), (60, 58, 51), {0: 100, 1: 100}, 0).propagate([0b11] * 3, [0] * 3, set(), 0)
+    True
+    >>> Loads((0, 1, 2), (60, 58, 51), {0: 100}, 0).propagate([0b1] * 3, [0] * 3, set(), 0)
+    False
+    """
+
+    __slots__ = ("base", "caps", "total")
+    implied = slow = True
+
+    def __init__(
+        self, items: tuple[int, ...], weights: tuple[int, ...], caps: dict[int, int], base: int
+    ) -> None:
+        self.vars, self.total, self.base, self.source = items, sum(weights), base, None
+        self.caps = [caps.get(v) for v in range(base, max(caps) + 1)]
+        """Each bin's capacity from ``base`` on (``None``: no row bounds it)."""
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        base, union = self.base, 0
+        for x in self.vars:
+            d, shift = D[x], off[x] - base
+            if type(d) is not int:
+                return True
+            if shift >= 0:
+                union |= d << shift
+            elif d & ((1 << -shift) - 1):
+                return True  # a bin below the rows: unbounded
+            else:
+                union |= d >> -shift
+        if union >> len(self.caps):
+            return True  # a bin beyond the rows: unbounded
+        room, caps = 0, self.caps
+        while union:
+            low = union & -union
+            cap = caps[low.bit_length() - 1]
+            if cap is None:
+                return True
+            room += cap
+            union ^= low
+        return room >= self.total
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ImpliedLoads(Constraint):
+    """Posts the :class:`Loads` :func:`implied_loads` found (by index: the model is this state's)."""
+
+    found: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...]], ...]
+    name = "implied_loads"
+
+    def post_on(self, posting: Posting) -> bool:
+        for items, weights, caps in self.found:
+            loads = Loads(items, weights, dict(caps), min(v for v, _ in caps))
+            loads.source = self
+            if not posting.attach(loads):
+                return False
+        return True
+
+
+def implied_loads(model: Model) -> ImpliedLoads | None:
+    """The items whose bins each bound their load by a reified row, ``sum(w_i * b_i) <= cap``
+    with ``b_i == (x_i == v)``, two bins or more (``None``: none, or found before on this branch)."""
+    if model.posted(Loads):
+        return None
+    tests = {p.b: (p.x, p.c) for p in model.posted(ReifiedValue) if p.same == 1}
+    rows: dict[frozenset[int], dict[int, tuple[int, dict[int, int]]]] = {}
+    for p in _linear_rows(model):
+        if p.op != "<=" or any(j not in tests or a <= 0 for j, a in p.terms):
+            continue
+        placed = {tests[j][0]: a for j, a in p.terms}
+        values = {tests[j][1] for j, _ in p.terms}
+        if len(values) != 1 or len(placed) != len(p.terms):
+            continue  # one bin's row, each item once
+        (v,) = values
+        same = rows.setdefault(frozenset(placed), {})
+        if v not in same or -p.k < same[v][0]:
+            same[v] = (-p.k, placed)
+    found = []
+    for items, bins in rows.items():
+        if len(bins) > 1 and len(items) > 1:
+            order = tuple(sorted(items))
+            weights = tuple(min(placed[x] for _, placed in bins.values()) for x in order)
+            found.append((order, weights, tuple((v, cap) for v, (cap, _) in sorted(bins.items()))))
+    return ImpliedLoads(tuple(found)) if found else None
+
+
+def _linear_rows(model: Model) -> Iterator[Linear]:
+    """The linear constraints of ``model`` as posted (not implied)."""
+    for entry in model.props:
+        p = entry[1]
+        if entry[0] == "prop" and isinstance(p, Linear) and not p.implied:
+            yield p

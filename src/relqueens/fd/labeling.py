@@ -32,7 +32,7 @@ from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
 from .domain import Dom, Domain, Wide, as_domain
 from .errors import DomainError
-from .implied import implied_distinct, implied_resources
+from .implied import implied_distinct, implied_loads, implied_resources
 from .probing import Probes, scheduling
 from .propagators import Scanned, fixed, fixpoint, high, keep_ge, keep_le, low
 from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
@@ -615,8 +615,14 @@ class Label(Goal):
             return
         store = store_of(S)
         model = None if store is None else store.current()
-        extra = [] if model is None else [implied_resources(model), implied_distinct(model)]
-        if any(extra):  # resources or distinct groups stated pair by pair: propagated as wholes
+        extra = (
+            []
+            if model is None
+            else [implied_resources(model), implied_distinct(model), implied_loads(model)]
+        )
+        if any(
+            extra
+        ):  # resources, distinct groups, loads stated piece by piece: propagated as wholes
             from .post import post_into
 
             S = S.copy()
