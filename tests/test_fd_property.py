@@ -771,6 +771,17 @@ def build_load(item, vs):
 
 @SETTINGS
 @given(load_models())
+@example(  # a slack of 1: bin 1 needs 2 of x1 (2) and x2 (1), and takes x1 but may leave x2
+    (
+        3,
+        [{0}, {0, 1}, {0, 1}],
+        [
+            *(("in", i, d) for i, d in enumerate([{0}, {0, 1}, {0, 1}])),
+            *(("load", b, [2, 2, 1], 3) for b in range(2)),
+            ("label", [0, 1, 2]),
+        ],
+    )
+)
 @example(  # light in bin 0, heavy in bin 1: the total counts each item at its least
     (
         3,

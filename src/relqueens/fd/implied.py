@@ -221,62 +221,103 @@ def implied_distinct(model: Model) -> ImpliedDistinct | None:
 
 
 class Loads(Propagator):
-    """Items ``vars`` (each the bin it goes to) weigh at least ``weights``; bin ``v`` holds at most
-    ``caps[v]``: the bins the items may still go to must hold their total (implied).
+    """Items ``vars`` (each the bin it goes to) weigh at least ``weights``; bin ``v`` holds at
+    most ``cap`` of its row's weights, ``bins[v] = (cap, row)`` (implied).
 
-    Bitset domains, aligned at value ``base``; a bin with no capacity row is unbounded (no check).
+    The bins the items may still go to must hold their total; what they
+    hold beyond it (the slack) bounds how far below its capacity each may
+    stay, so a bin whose possible items weigh less than its capacity less
+    the slack fails, and an item it cannot do without is put in it
+    (Shaw's bin packing propagation, over the loads the rows bound). Bitset
+    domains, aligned at value ``base``; a bin with no row is unbounded (no
+    check). O(items x bins) a call: slow, once a round.
 
-    >>> Loads((0, 1, 2), (60, 58, 51), {0: 100, 1: 100}, 0).propagate([0b11] * 3, [0] * 3, set(), 0)
+    >>> bins = {0: (100, (60, 58, 51)), 1: (100, (60, 58, 51))}
+    >>> Loads((0, 1, 2), (60, 58, 51), bins, 0).propagate([0b11] * 3, [0] * 3, set(), 0)
     True
-    >>> Loads((0, 1, 2), (60, 58, 51), {0: 100}, 0).propagate([0b1] * 3, [0] * 3, set(), 0)
+    >>> Loads((0, 1, 2), (60, 58, 51), {0: bins[0]}, 0).propagate([0b1] * 3, [0] * 3, set(), 0)
     False
+    >>> D = [0b01, 0b11, 0b11]       # 60 in bin 0; 40 and 30 in two bins of 70: slack 10
+    >>> bins = {0: (70, (60, 40, 30)), 1: (70, (60, 40, 30))}
+    >>> Loads((0, 1, 2), (60, 40, 30), bins, 0).propagate(D, [0] * 3, set(), 0), D
+    (True, [1, 2, 2])
     """
 
-    __slots__ = ("base", "caps", "total")
+    __slots__ = ("base", "bins", "total")
     implied = slow = True
 
     def __init__(
-        self, items: tuple[int, ...], weights: tuple[int, ...], caps: dict[int, int], base: int
+        self,
+        items: tuple[int, ...],
+        weights: tuple[int, ...],
+        bins: dict[int, tuple[int, tuple[int, ...]]],
+        base: int,
     ) -> None:
         self.vars, self.total, self.base, self.source = items, sum(weights), base, None
-        self.caps = [caps.get(v) for v in range(base, max(caps) + 1)]
-        """Each bin's capacity from ``base`` on (``None``: no row bounds it)."""
+        self.bins = [bins.get(v) for v in range(base, max(bins) + 1)]
+        """Each bin's ``(cap, row)`` from ``base`` on (``None``: no row bounds it)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        base, union = self.base, 0
+        base, union, aligned = self.base, 0, []
         for x in self.vars:
             d, shift = D[x], off[x] - base
             if type(d) is not int:
                 return True
             if shift >= 0:
-                union |= d << shift
+                d <<= shift
             elif d & ((1 << -shift) - 1):
                 return True  # a bin below the rows: unbounded
             else:
-                union |= d >> -shift
-        if union >> len(self.caps):
+                d >>= -shift
+            union |= d
+            aligned.append(d)
+        bins = self.bins
+        if union >> len(bins):
             return True  # a bin beyond the rows: unbounded
-        room, caps = 0, self.caps
-        while union:
-            low = union & -union
-            cap = caps[low.bit_length() - 1]
-            if cap is None:
+        room, used, rest = 0, [], union
+        while rest:
+            low = rest & -rest
+            k = low.bit_length() - 1
+            row = bins[k]
+            if row is None:
                 return True
-            room += cap
-            union ^= low
-        return room >= self.total
+            room += row[0]
+            used.append((k, low, *row))
+            rest ^= low
+        slack = room - self.total
+        if slack < 0:
+            return False
+        for k, bit, cap, weights in used:
+            need = cap - slack
+            if need <= 0:
+                continue
+            held = [(a, x, d) for a, x, d in zip(weights, self.vars, aligned) if d & bit]
+            most = sum(a for a, _, _ in held)
+            if most < need:
+                return False
+            for a, x, d in held:
+                if most - a < need and d != bit:  # x must go to bin k
+                    D[x] = 1 << (k + base - off[x])
+                    queue.add(x)
+        return True
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ImpliedLoads(Constraint):
     """Posts the :class:`Loads` :func:`implied_loads` found (by index: the model is this state's)."""
 
-    found: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...]], ...]
+    found: tuple[
+        tuple[
+            tuple[int, ...], tuple[int, ...], tuple[tuple[int, tuple[int, tuple[int, ...]]], ...]
+        ],
+        ...,
+    ]
+    """Each group's items, their least weights, and its bins' ``(value, (cap, row weights))``."""
     name = "implied_loads"
 
     def post_on(self, posting: Posting) -> bool:
-        for items, weights, caps in self.found:
-            loads = Loads(items, weights, dict(caps), min(v for v, _ in caps))
+        for items, weights, bins in self.found:
+            loads = Loads(items, weights, dict(bins), min(v for v, _ in bins))
             loads.source = self
             if not posting.attach(loads):
                 return False
@@ -289,7 +330,7 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
     if model.posted(Loads):
         return None
     tests = {p.b: (p.x, p.c) for p in model.posted(ReifiedValue) if p.same == 1}
-    rows: dict[frozenset[int], dict[int, tuple[int, dict[int, int]]]] = {}
+    groups: dict[frozenset[int], dict[int, tuple[int, dict[int, int]]]] = {}
     for p in _linear_rows(model):
         if p.op != "<=" or any(j not in tests or a <= 0 for j, a in p.terms):
             continue
@@ -298,15 +339,19 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
         if len(values) != 1 or len(placed) != len(p.terms):
             continue  # one bin's row, each item once
         (v,) = values
-        same = rows.setdefault(frozenset(placed), {})
+        same = groups.setdefault(frozenset(placed), {})
         if v not in same or -p.k < same[v][0]:
             same[v] = (-p.k, placed)
     found = []
-    for items, bins in rows.items():
+    for items, bins in groups.items():
         if len(bins) > 1 and len(items) > 1:
             order = tuple(sorted(items))
             weights = tuple(min(placed[x] for _, placed in bins.values()) for x in order)
-            found.append((order, weights, tuple((v, cap) for v, (cap, _) in sorted(bins.items()))))
+            rows = tuple(
+                (v, (cap, tuple(placed[x] for x in order)))
+                for v, (cap, placed) in sorted(bins.items())
+            )
+            found.append((order, weights, rows))
     return ImpliedLoads(tuple(found)) if found else None
 
 
