@@ -499,6 +499,36 @@ def test_cumulative_of_tall_tasks_equals_brute_force(model):
     agrees_with_brute_force(model, build_resource)
 
 
+@st.composite
+def project_models(draw):
+    """Tasks on two resources, mostly tall, now and then a precedence, then labeled: pairs too
+    tall together on either resource make implied unary resources, crossing the two."""
+    n, domains, pins = draw(base_model(n_min=3, n_max=5, lo=0, hi=5, max_size=6))
+    items = [*common_items(domains, pins)]
+    durations = [draw(st.integers(0, 3)) for _ in range(n)]
+    for _ in range(2):
+        limit = draw(st.integers(2, 5))
+        heights = [draw(st.integers(0, limit)) for _ in range(n)]
+        items.append(("resource", list(zip(durations, heights, strict=True)), limit, False))
+    if draw(st.booleans()):
+        items.append(("lt", 0, n - 1))
+    order = draw(st.permutations(range(n)))
+    return n, domains, [*shuffled(draw, items), ("label", order)]
+
+
+def build_project(item, vs):
+    if item[0] == "label":
+        return fd.label([vs[i] for i in item[1]]), lambda a: True
+    return build_resource(item, vs)
+
+
+@SETTINGS
+@given(project_models())
+def test_projects_on_two_resources_equal_brute_force(model):
+    """Labeling groups the tasks pairwise too tall to overlap into implied unary resources."""
+    agrees_with_brute_force(model, build_project)
+
+
 tall_tasks = st.integers(1, 8).flatmap(
     lambda limit: st.tuples(
         st.just(limit),

@@ -1,5 +1,5 @@
-"""Implied constraints found in a model before labeling: unary resources and ``all_distinct``
-groups stated pair by pair.
+"""Implied constraints found in a model before labeling: unary resources, ``all_distinct``
+groups and bin loads stated piece by piece.
 
 A job shop is often written one pair of tasks at a time, ``(s1 + d1 <= s2) |
 (s2 + d2 <= s1)``. Each pair propagates only when one order becomes
@@ -9,9 +9,13 @@ of them). :func:`implied_resources` finds the tasks that are pairwise
 disjoint by such disjunctions (each posted as one
 :class:`~relqueens.fd.scheduling.EitherOrder`, or stated by reified
 precedences ``b <=> x + d <= y`` and a sum ``b1 + b2 >= 1`` or ``== 1`` over
-the two orders, or ``fd.implies(fd.eq(b1, 0), ...)`` of the other) and groups them into cliques, each a
+the two orders, or ``fd.implies(fd.eq(b1, 0), ...)`` of the other), and two
+tasks of a ``cumulative`` too tall to run side by side (of one resource or
+of several: a project's tasks that share no resource but each exclude the
+other on one), and groups them into cliques, each a
 :class:`~relqueens.fd.scheduling.CumulativeProp` of limit 1, posted as
-implied (it shows in no residual).
+implied (it shows in no residual). A random project of 20 tasks on two
+resources: over 40 s to 0.08 s; of 16: over 40 s to 5.6 s.
 
 A graph colouring or a pigeonhole is often written one edge at a time, ``x
 != y``: value elimination only acts once a variable is fixed, where the
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import combinations
 from typing import TypeVar
 
 from .arith import Reified, ReifiedValue
@@ -85,7 +90,9 @@ def disjoint_pairs(model: Model) -> dict[Task, set[Task]]:
     for at least that long.
     """
     pairs = [
-        (x, dx, y, dy) for x, dx, y, dy in _either_orders(model) if x != y and dx > 0 and dy > 0
+        (x, dx, y, dy)
+        for x, dx, y, dy in (*_either_orders(model), *_too_tall(model))
+        if x != y and dx > 0 and dy > 0
     ]
     least: dict[int, int] = {}
     for x, dx, y, dy in pairs:
@@ -96,6 +103,19 @@ def disjoint_pairs(model: Model) -> dict[Task, set[Task]]:
         graph.setdefault((x, least[x]), set()).add((y, least[y]))
         graph.setdefault((y, least[y]), set()).add((x, least[x]))
     return graph
+
+
+def _too_tall(model: Model) -> Iterator[tuple[int, int, int, int]]:
+    """``(x, dx, y, dy)`` for each two tasks of a ``cumulative`` (not already unary) whose heights
+    together pass its limit: they cannot overlap either."""
+    for p in model.posted(CumulativeProp):
+        if p.implied or p.busy is not None:
+            continue
+        tasks = [(x, d, h) for x, d, h in zip(p.vars, p.dur, p.height, strict=True) if d and h]
+        for k, (x, dx, hx) in enumerate(tasks):
+            for y, dy, hy in tasks[k + 1 :]:
+                if hx + hy > p.limit:
+                    yield x, dx, y, dy
 
 
 def _either_orders(model: Model) -> Iterator[tuple[int, int, int, int]]:
@@ -156,11 +176,14 @@ class ImpliedResources(Constraint):
     """Posts the unary resources :func:`implied_resources` found (by index: the model is this state's)."""
 
     resources: tuple[tuple[Task, ...], ...]
+    pairwise: tuple[bool, ...]
+    """Per resource: whether some of its pairs have no constraint of their own keeping them apart
+    (two tasks of a ``cumulative`` too tall together), so the resource keeps them apart itself."""
     name = "implied_resources"
 
     def post_on(self, posting: Posting) -> bool:
         D = posting.store.D
-        for found in self.resources:
+        for found, pairwise in zip(self.resources, self.pairwise, strict=True):
             # a start with no bounds yet (its domain unset) stays out: the pairs still hold it
             tasks = [(x, d) for x, d in found if type(D[x]) is int or D[x].is_finite()]
             if len(tasks) < 2:
@@ -168,7 +191,7 @@ class ImpliedResources(Constraint):
             starts = tuple(x for x, _ in tasks)
             durations = tuple(d for _, d in tasks)
             p = CumulativeProp(
-                starts, durations, (1,) * len(tasks), 1, self, implied=True, pairwise=False
+                starts, durations, (1,) * len(tasks), 1, self, implied=True, pairwise=pairwise
             )
             if not posting.attach(p):
                 return False
@@ -185,7 +208,13 @@ def implied_resources(model: Model) -> ImpliedResources | None:
     ):
         return None  # found before, on this branch
     found = cliques(disjoint_pairs(model))
-    return ImpliedResources(tuple(tuple(c) for c in found)) if found else None
+    if not found:
+        return None
+    kept = {frozenset((x, y)) for x, _, y, _ in _either_orders(model)}
+    pairwise = tuple(
+        any(frozenset((a, b)) not in kept for (a, _), (b, _) in combinations(c, 2)) for c in found
+    )
+    return ImpliedResources(tuple(tuple(c) for c in found), pairwise)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
