@@ -46,7 +46,8 @@ from typing import TypeVar
 from .arith import Reified, ReifiedValue
 from .domain import Dom
 from .post import Constraint, Posting
-from .propagators import LeOffset, Linear, Pigeonhole, Propagator
+from .propagators import LeOffset, Linear, Pigeonhole, Propagator, narrow
+from .relaxation import linear_rows
 from .scheduling import CumulativeProp, EitherOrder
 from .store import Model
 
@@ -105,6 +106,10 @@ def disjoint_pairs(model: Model) -> dict[Task, set[Task]]:
     return graph
 
 
+TALL_TASKS = 128
+"""The most tasks of a ``cumulative`` whose pairs are looked at for those too tall together."""
+
+
 def _too_tall(model: Model) -> Iterator[tuple[int, int, int, int]]:
     """``(x, dx, y, dy)`` for each two tasks of a ``cumulative`` (not already unary) whose heights
     together pass its limit: they cannot overlap either."""
@@ -112,6 +117,8 @@ def _too_tall(model: Model) -> Iterator[tuple[int, int, int, int]]:
         if p.implied or p.busy is not None:
             continue
         tasks = [(x, d, h) for x, d, h in zip(p.vars, p.dur, p.height, strict=True) if d and h]
+        if len(tasks) > TALL_TASKS:
+            continue  # its pairs cost n^2: its tallest apart are a unary resource already
         for k, (x, dx, hx) in enumerate(tasks):
             for y, dy, hy in tasks[k + 1 :]:
                 if hx + hy > p.limit:
@@ -325,9 +332,12 @@ class Loads(Propagator):
             if most < need:
                 return False
             for a, x, d in held:
-                if most - a < need and d != bit:  # x must go to bin k
-                    D[x] = 1 << (k + base - off[x])
-                    queue.add(x)
+                if (
+                    most - a < need
+                    and d != bit
+                    and not narrow(D, queue, x, 1 << (k + base - off[x]))
+                ):
+                    return False  # x must go to bin k: not if another bin needs it too
         return True
 
 
@@ -360,7 +370,7 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
         return None
     tests = {p.b: (p.x, p.c) for p in model.posted(ReifiedValue) if p.same == 1}
     groups: dict[frozenset[int], dict[int, tuple[int, dict[int, int]]]] = {}
-    for p in _linear_rows(model):
+    for p in linear_rows(model):
         if p.op != "<=" or any(j not in tests or a <= 0 for j, a in p.terms):
             continue
         placed = {tests[j][0]: a for j, a in p.terms}
@@ -382,11 +392,3 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
             )
             found.append((order, weights, rows))
     return ImpliedLoads(tuple(found)) if found else None
-
-
-def _linear_rows(model: Model) -> Iterator[Linear]:
-    """The linear constraints of ``model`` as posted (not implied)."""
-    for entry in model.props:
-        p = entry[1]
-        if entry[0] == "prop" and isinstance(p, Linear) and not p.implied:
-            yield p

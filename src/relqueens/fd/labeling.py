@@ -96,19 +96,19 @@ variables), every search node keeps its own copy of the domains."""
 def _stride(D0: list[Dom], idxs: list[int], branching: str) -> int:
     """How many levels apart full copies of the domains ``D0`` are kept, labeling ``idxs``.
 
-    A path is as deep as the variables labeled (``bisect``: times the halvings
-    of their domains). Where a copy per level would cost more than
+    A path is as deep as the variables labeled (``bisect``, and a Wide
+    domain under ``enum``: times the halvings of their domains). Where a copy per level would cost more than
     :data:`COPY_LIMIT` domains (gigabytes for 20,000 labeled variables), only
     every ``stride``-th level keeps one, and a node whose copy was given to its
     child rebuilds it, when the search comes back to it, by replaying the
     choices since the last copy. A magic series of 60 by reified counts (3,660
     variables, 60 labeled) keeps every copy: 0.3 % of the budget.
     """
-    depth = len(idxs)
-    if branching == "bisect":
-        depth = sum(_halvings(D0[i]) for i in idxs)
+    depth = sum(
+        1 if type(D0[i]) is int and branching != "bisect" else _halvings(D0[i]) for i in idxs
+    )  # a Wide domain is halved under enum too
     held = depth * len(D0)
-    return 1 if held <= COPY_LIMIT else max(2, held // max(COPY_LIMIT, 1))
+    return 1 if held <= COPY_LIMIT else max(2, held // max(COPY_LIMIT, 1))  # 0: tests replay
 
 
 def _halvings(d: Dom) -> int:

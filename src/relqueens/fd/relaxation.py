@@ -817,7 +817,8 @@ def hungarian(
     return total, u[1:], dict(zip(columns, v[1:])), chosen
 
 
-def _linear(model: Model) -> list[Linear]:
+def linear_rows(model: Model) -> list[Linear]:
+    """The linear constraints of ``model`` as posted (not implied)."""
     return [
         e[1]
         for e in model.props
@@ -837,7 +838,7 @@ def objective_form(model: Model, j: int) -> tuple[dict[int, int], int, Linear | 
             j, shift = (p.y, p.c) if p.x == j else (p.x, -p.c)
             break
     best: Linear | None = None
-    for p in _linear(model):
+    for p in linear_rows(model):
         if p.op == "==" and len(p.terms) > 2:
             a = dict(p.terms).get(j)
             if a in (1, -1) and (best is None or len(p.terms) > len(best.terms)):
@@ -910,25 +911,76 @@ LINKED_ROWS = 64
 """The most rows the LP takes in when it follows the objective's variables through the model."""
 
 
-def _rows(model: Model, cost: dict[int, int], defining: Linear | None) -> list[Linear]:
+def _rows(
+    model: Model, cost: dict[int, int], defining: Linear | None, D: list[Dom], off: list[int]
+) -> list[Linear]:
     """The ``<=`` and ``==`` rows an LP relaxation of ``cost`` takes.
 
-    Those with two or more of the objective's variables; and, where the rows
+    Those with two or more of the objective's variables; or, where the rows
     reached from the objective's variables through shared variables are at
-    most :data:`LINKED_ROWS`, all of them: a bin packing's bins used get
+    most :data:`LINKED_ROWS` and their LP bounds the objective tighter at the
+    root (:func:`_tighter`), all of them: a bin packing's bins used get
     their bound (the items' total over the capacity) only from the rows
     that put each item in some bin, which hold none of them.
     """
-    rows = [p for p in _linear(model) if p is not defining and p.op in ("<=", "==")]
-    reached, left = set(cost), rows
-    linked: set[int] = set()  # the rows taken, by id
-    while more := [p for p in left if not reached.isdisjoint(p.vars)]:
-        linked.update(map(id, more))
-        if len(linked) > LINKED_ROWS:
-            return [p for p in rows if sum(i in cost for i in p.vars) >= 2]
-        reached.update(i for p in more for i in p.vars)
-        left = [p for p in left if id(p) not in linked]
-    return [p for p in rows if id(p) in linked]
+    rows = [p for p in linear_rows(model) if p is not defining and p.op in ("<=", "==")]
+    own = [p for p in rows if sum(i in cost for i in p.vars) >= 2]
+    holding: dict[int, list[int]] = {}  # each variable's rows, by position
+    for k, p in enumerate(rows):
+        for i in p.vars:
+            holding.setdefault(i, []).append(k)
+    reached, linked, frontier = set(cost), set(), list(cost)
+    while frontier:
+        for k in holding.get(frontier.pop(), ()):
+            if k not in linked:
+                linked.add(k)
+                if len(linked) > LINKED_ROWS:
+                    return own
+                fresh = [i for i in rows[k].vars if i not in reached]
+                reached.update(fresh)
+                frontier += fresh
+    if len(linked) == len(own):
+        return own
+    taken = [rows[k] for k in sorted(linked)]
+    return taken if _tighter(_halves(taken, cost), _halves(own, cost), D, off) else own
+
+
+def _halves(rows: list[Linear], cost: dict[int, int]) -> list[KnapsackBound]:
+    """Each row as a :class:`KnapsackBound` of ``cost``; an equality as its ``<=`` half and,
+    after it, its ``>=`` half (the ``mirror``)."""
+    knapsacks = []
+    for p in rows:
+        weight = dict(p.terms)  # sum(a x) + k <= 0
+        half = KnapsackBound(cost, weight, -p.k, equal=p.op == "==")
+        knapsacks.append(half)
+        if p.op == "==":
+            flipped = {i: -a for i, a in weight.items()}
+            knapsacks.append(KnapsackBound(cost, flipped, p.k, mirror=half))
+    return knapsacks
+
+
+def _tighter(
+    wide: list[KnapsackBound], narrow: list[KnapsackBound], D: list[Dom], off: list[int]
+) -> bool:
+    """Whether the LP over the rows of ``wide`` bounds the objective above the LP over those of
+    ``narrow`` (none: propagation alone) at ``D``, every domain bounded (an LP at every node
+    costs more over more rows: it must pay)."""
+    if not wide or not _bounded(wide, D, off):
+        return False
+    more = LagrangianBound(wide, D, off).bound(D, off)
+    if not narrow:
+        return True  # whether it beats propagation is for the caller to see
+    less = LagrangianBound(narrow, D, off).bound(D, off)
+    return more is INFEASIBLE or (less is not INFEASIBLE and more > less)
+
+
+def _bounded(knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> bool:
+    """Whether every variable of ``knapsacks`` has finite bounds in ``D`` (an LP needs them)."""
+    return all(
+        type(low(D[i], off[i])) is int and type(high(D[i], off[i])) is int
+        for kb in knapsacks
+        for i in (*kb.weight, *kb.cost)
+    )
 
 
 LP_BOUNDS = (KnapsackBound, Deferred, LagrangianBound)
@@ -952,21 +1004,11 @@ def relaxations(
     cost, const = {i: sign * c for i, c in form.items()}, sign * k
     if len(cost) < 2:
         return const, []
-    knapsacks: list[KnapsackBound] = []
-    for p in _rows(model, cost, defining):
-        weight = dict(p.terms)  # sum(a x) + k <= 0
-        half = KnapsackBound(cost, weight, -p.k, equal=p.op == "==")
-        knapsacks.append(half)
-        if p.op == "==":
-            flipped = {i: -a for i, a in weight.items()}
-            knapsacks.append(KnapsackBound(cost, flipped, p.k, mirror=half))
+    knapsacks = _halves(_rows(model, cost, defining, D, off), cost)
     rows = sum(kb.mirror is None for kb in knapsacks)  # an equality's two halves are one row
     found: list[Relaxation]
-    if rows > 1 and all(
-        type(low(D[i], off[i])) is int and type(high(D[i], off[i])) is int
-        for kb in knapsacks
-        for i in (*kb.weight, *kb.cost)
-    ):  # the LP over every row bounds each row's own LP at every node (measured: and the
+    if rows > 1 and _bounded(knapsacks, D, off):
+        # the LP over every row bounds each row's own LP at every node (measured: and the
         # tables' integral bounds, priced at the root, cost more than they save)
         found = [LagrangianBound(knapsacks, D, off)]
     elif len(knapsacks) == 1 and not knapsacks[0].equal:
