@@ -1013,8 +1013,12 @@ def relaxations(
         found = [LagrangianBound(knapsacks, D, off)]
     elif len(knapsacks) == 1 and not knapsacks[0].equal:
         found = [Deferred(knapsacks[0], D, off)]
-    else:
-        found = [*exact(knapsacks, D, off)]
+    else:  # a row over one distinct group (a cryptarithm's letters) keeps its LP: the table
+        # would drop the distinctness that decides such a puzzle, and costs more than it saves
+        groups = [{i for i, _ in group} for group in model.groups]
+        lettered = [kb for kb in knapsacks if any(kb.weight.keys() <= g for g in groups)]
+        rest = [kb for kb in knapsacks if not any(kb is other for other in lettered)]
+        found = [*exact(rest, D, off), *lettered]
     tour = _one_tree(model, cost)
     if tour is not None:
         found.append(tour)
