@@ -312,14 +312,18 @@ def multiple_knapsacks(draw):
 @EXAMPLES
 @given(multiple_knapsacks())
 def test_several_knapsack_constraints_over_domains_with_holes_best_first_as_brute_force(case):
-    domains, rows, values, order, direction = case
+    best_first_as_brute_force(*case, "max")
+
+
+def best_first_as_brute_force(domains, rows, values, order, direction, sense):
+    """Labeling ``order`` with ``sense`` (``"min"`` / ``"max"``) of ``values . xs`` gives every
+    point within ``domains`` that meets ``rows``, best first."""
     xs = vars(len(domains))
     goals = [fd.in_(x, fd.domain(*sorted(d))) for x, d in zip(xs, domains)]
     goals += [fd.scalar_product(c, xs, op, k) for c, op, k in rows]
-    labelled = [xs[i] for i in order]
-    got = run(
-        0, tuple(xs), *goals, fd.label(labelled, order=direction, maximize=fd.dot(values, xs))
-    )
+    keyword = {"min": "minimize", "max": "maximize"}[sense]
+    label = fd.label([xs[i] for i in order], order=direction, **{keyword: fd.dot(values, xs)})
+    got = run(0, tuple(xs), *goals, label)
     expected = [
         p
         for p in itertools.product(*(sorted(d) for d in domains))
@@ -331,7 +335,7 @@ def test_several_knapsack_constraints_over_domains_with_holes_best_first_as_brut
     ]
     assert sorted(got) == sorted(expected)
     worth = [sum(v * x for v, x in zip(values, p)) for p in got]
-    assert worth == sorted(worth, reverse=True)
+    assert worth == sorted(worth, reverse=sense == "max")
 
 
 @st.composite
@@ -376,28 +380,7 @@ def linked_rows(draw):
 @EXAMPLES
 @given(linked_rows())
 def test_rows_linked_to_the_objective_through_other_variables_best_first_as_brute_force(case):
-    domains, rows, values, order, direction = case
-    xs = vars(len(domains))
-    goals = [fd.in_(x, fd.domain(*sorted(d))) for x, d in zip(xs, domains)]
-    goals += [fd.scalar_product(c, xs, op, k) for c, op, k in rows]
-    got = run(
-        0,
-        tuple(xs),
-        *goals,
-        fd.label([xs[i] for i in order], order=direction, minimize=fd.dot(values, xs)),
-    )
-    expected = [
-        p
-        for p in itertools.product(*(sorted(d) for d in domains))
-        if all(
-            (s == k if op == "==" else s <= k)
-            for c, op, k in rows
-            for s in [sum(a * x for a, x in zip(c, p))]
-        )
-    ]
-    assert sorted(got) == sorted(expected)
-    cost = [sum(v * x for v, x in zip(values, p)) for p in got]
-    assert cost == sorted(cost)
+    best_first_as_brute_force(*case, "min")
 
 
 def test_a_bin_packing_has_its_bins_bound_by_the_items_total_at_the_root():

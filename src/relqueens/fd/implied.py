@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 from .arith import Reified, ReifiedValue
 from .domain import Dom
@@ -82,19 +82,16 @@ def _either(p: Propagator) -> tuple[int, int] | None:
     return None
 
 
-def disjoint_pairs(model: Model) -> dict[Task, set[Task]]:
-    """The tasks no two of which may overlap, as a graph: task -> the tasks disjoint from it.
+def disjoint_pairs(pairs: list[tuple[int, int, int, int]]) -> dict[Task, set[Task]]:
+    """The tasks no two of which may overlap, as a graph: task -> the tasks disjoint from it,
+    from ``(x, dx, y, dy)`` pairs (``x + dx <= y`` or ``y + dy <= x``).
 
     A start whose pairs give it different durations (a setup time that
     depends on the task next, ``x + d + s_xy <= y``) is one task of its
     least duration: a relaxation, since each of its pairs holds it apart
     for at least that long.
     """
-    pairs = [
-        (x, dx, y, dy)
-        for x, dx, y, dy in (*_either_orders(model), *_too_tall(model))
-        if x != y and dx > 0 and dy > 0
-    ]
+    pairs = [(x, dx, y, dy) for x, dx, y, dy in pairs if x != y and dx > 0 and dy > 0]
     least: dict[int, int] = {}
     for x, dx, y, dy in pairs:
         least[x] = min(least.get(x, dx), dx)
@@ -214,10 +211,11 @@ def implied_resources(model: Model) -> ImpliedResources | None:
         for entry in model.props
     ):
         return None  # found before, on this branch
-    found = cliques(disjoint_pairs(model))
+    orders = list(_either_orders(model))
+    found = cliques(disjoint_pairs([*orders, *_too_tall(model)]))
     if not found:
         return None
-    kept = {frozenset((x, y)) for x, _, y, _ in _either_orders(model)}
+    kept = {frozenset((x, y)) for x, _, y, _ in orders}
     pairwise = tuple(
         any(frozenset((a, b)) not in kept for (a, _), (b, _) in combinations(c, 2)) for c in found
     )
@@ -341,17 +339,17 @@ class Loads(Propagator):
         return True
 
 
+LoadGroup: TypeAlias = (
+    "tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, tuple[int, tuple[int, ...]]], ...]]"
+)
+"""Items, their least weights, and their bins' ``(value, (cap, row weights))``."""
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ImpliedLoads(Constraint):
     """Posts the :class:`Loads` :func:`implied_loads` found (by index: the model is this state's)."""
 
-    found: tuple[
-        tuple[
-            tuple[int, ...], tuple[int, ...], tuple[tuple[int, tuple[int, tuple[int, ...]]], ...]
-        ],
-        ...,
-    ]
-    """Each group's items, their least weights, and its bins' ``(value, (cap, row weights))``."""
+    found: tuple[LoadGroup, ...]
     name = "implied_loads"
 
     def post_on(self, posting: Posting) -> bool:
@@ -369,6 +367,8 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
     if model.posted(Loads):
         return None
     tests = {p.b: (p.x, p.c) for p in model.posted(ReifiedValue) if p.same == 1}
+    if not tests:
+        return None
     groups: dict[frozenset[int], dict[int, tuple[int, dict[int, int]]]] = {}
     for p in linear_rows(model):
         if p.op != "<=" or any(j not in tests or a <= 0 for j, a in p.terms):
@@ -381,7 +381,7 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
         same = groups.setdefault(frozenset(placed), {})
         if v not in same or -p.k < same[v][0]:
             same[v] = (-p.k, placed)
-    found = []
+    found: list[LoadGroup] = []
     for items, bins in groups.items():
         if len(bins) > 1 and len(items) > 1:
             order = tuple(sorted(items))

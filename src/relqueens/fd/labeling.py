@@ -620,9 +620,8 @@ class Label(Goal):
             if model is None
             else [implied_resources(model), implied_distinct(model), implied_loads(model)]
         )
-        if any(
-            extra
-        ):  # resources, distinct groups, loads stated piece by piece: propagated as wholes
+        # resources, distinct groups, loads stated piece by piece: propagated as wholes
+        if any(extra):
             from .post import post_into
 
             S = S.copy()

@@ -310,11 +310,11 @@ class LagrangianBound:
         """The variables, in the LP's order: the lists below are aligned with it."""
         self.row_weights = [[w.get(i, 0) for i in ids] for w, _ in self.rows]
         self.scaled_cost = [LAGRANGE_SCALE * self.cost.get(i, 0) for i in ids]
-        signs = [(w, k in equal) for k, (w, _) in enumerate(self.rows)]
+        held = [(w, k in equal) for k, (w, _) in enumerate(self.rows)]  # (weights, an equality?)
         self.rounding = {
             i: (
-                all(w.get(i, 0) >= 0 and not (both and w.get(i, 0)) for w, both in signs),
-                all(w.get(i, 0) <= 0 and not (both and w.get(i, 0)) for w, both in signs),
+                all(w.get(i, 0) == 0 or (w[i] > 0 and not eq) for w, eq in held),
+                all(w.get(i, 0) == 0 or (w[i] < 0 and not eq) for w, eq in held),
             )
             for i in ids
         }
@@ -913,8 +913,9 @@ LINKED_ROWS = 64
 
 def _rows(
     model: Model, cost: dict[int, int], defining: Linear | None, D: list[Dom], off: list[int]
-) -> list[Linear]:
-    """The ``<=`` and ``==`` rows an LP relaxation of ``cost`` takes.
+) -> tuple[list[KnapsackBound], LagrangianBound | None]:
+    """The ``<=`` and ``==`` rows an LP relaxation of ``cost`` takes, as :func:`_halves`, and
+    their LP if it was built to compare them (``None``: not built).
 
     Those with two or more of the objective's variables; or, where the rows
     reached from the objective's variables through shared variables are at
@@ -935,14 +936,15 @@ def _rows(
             if k not in linked:
                 linked.add(k)
                 if len(linked) > LINKED_ROWS:
-                    return own
+                    return _halves(own, cost), None
                 fresh = [i for i in rows[k].vars if i not in reached]
                 reached.update(fresh)
                 frontier += fresh
     if len(linked) == len(own):
-        return own
-    taken = [rows[k] for k in sorted(linked)]
-    return taken if _tighter(_halves(taken, cost), _halves(own, cost), D, off) else own
+        return _halves(own, cost), None
+    taken = _halves([rows[k] for k in sorted(linked)], cost)
+    lp = _tighter(taken, _halves(own, cost), D, off)
+    return (taken, lp) if lp is not None else (_halves(own, cost), None)
 
 
 def _halves(rows: list[Linear], cost: dict[int, int]) -> list[KnapsackBound]:
@@ -961,17 +963,17 @@ def _halves(rows: list[Linear], cost: dict[int, int]) -> list[KnapsackBound]:
 
 def _tighter(
     wide: list[KnapsackBound], narrow: list[KnapsackBound], D: list[Dom], off: list[int]
-) -> bool:
-    """Whether the LP over the rows of ``wide`` bounds the objective above the LP over those of
+) -> LagrangianBound | None:
+    """The LP over the rows of ``wide`` if it bounds the objective above the LP over those of
     ``narrow`` (none: propagation alone) at ``D``, every domain bounded (an LP at every node
-    costs more over more rows: it must pay)."""
+    costs more over more rows: it must pay); else ``None``."""
     if not wide or not _bounded(wide, D, off):
-        return False
-    more = LagrangianBound(wide, D, off).bound(D, off)
+        return None
+    lp = LagrangianBound(wide, D, off)
     if not narrow:
-        return True  # whether it beats propagation is for the caller to see
-    less = LagrangianBound(narrow, D, off).bound(D, off)
-    return more is INFEASIBLE or (less is not INFEASIBLE and more > less)
+        return lp  # whether it beats propagation is for the caller to see
+    more, less = lp.bound(D, off), LagrangianBound(narrow, D, off).bound(D, off)
+    return lp if more is INFEASIBLE or (less is not INFEASIBLE and more > less) else None
 
 
 def _bounded(knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> bool:
@@ -1004,13 +1006,13 @@ def relaxations(
     cost, const = {i: sign * c for i, c in form.items()}, sign * k
     if len(cost) < 2:
         return const, []
-    knapsacks = _halves(_rows(model, cost, defining, D, off), cost)
+    knapsacks, linked = _rows(model, cost, defining, D, off)
     rows = sum(kb.mirror is None for kb in knapsacks)  # an equality's two halves are one row
     found: list[Relaxation]
     if rows > 1 and _bounded(knapsacks, D, off):
         # the LP over every row bounds each row's own LP at every node (measured: and the
         # tables' integral bounds, priced at the root, cost more than they save)
-        found = [LagrangianBound(knapsacks, D, off)]
+        found = [linked or LagrangianBound(knapsacks, D, off)]
     elif len(knapsacks) == 1 and not knapsacks[0].equal:
         found = [Deferred(knapsacks[0], D, off)]
     else:  # a row over one distinct group (a cryptarithm's letters) keeps its LP: the table
