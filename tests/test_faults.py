@@ -275,7 +275,7 @@ def test_a_killed_worker_is_replaced_and_the_count_is_exact(tmp_path, kill):
     ckpt = tmp_path / "c.sqlite"
     proc = start(
         "count",
-        "13",  # seconds of work: n = 12 could end between the checkpoint's rows and the kill
+        "13",  # seconds of work: the worker is killed while the count is stopped, mid-way
         "--split",
         "3",
         "--workers",
@@ -293,7 +293,13 @@ def test_a_killed_worker_is_replaced_and_the_count_is_exact(tmp_path, kill):
         return recorded(ckpt) >= 3 and children(proc.pid)
 
     victim = poll(working)[0]
-    os.kill(victim, kill)
+    os.kill(proc.pid, signal.SIGSTOP)  # the count cannot end between this look and the kill
+    try:
+        assert proc.poll() is None, "the count ended before a worker could be killed"
+        os.kill(victim, kill)
+        poll(lambda: not living(victim))
+    finally:
+        os.kill(proc.pid, signal.SIGCONT)
     out, err = proc.communicate(timeout=120)
     summary = json.loads(out)
     assert proc.returncode == 0 and "interrupted" not in err and "Traceback" not in err
