@@ -212,8 +212,12 @@ def test_killing_a_run_and_resuming_loses_nothing(tmp_path):
             continue
         if recorded >= 20:
             break
-    assert proc.poll() is None, "the run finished before it could be interrupted"
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(signal.SIGSTOP)  # it cannot finish between this look and the SIGTERM
+    try:
+        assert proc.poll() is None, "the run finished before it could be interrupted"
+        proc.send_signal(signal.SIGTERM)  # handled once it runs again
+    finally:
+        proc.send_signal(signal.SIGCONT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "resume" in err
     before = sqlite3.connect(ckpt).execute("SELECT COUNT(*) FROM done").fetchone()[0]
