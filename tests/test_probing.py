@@ -534,3 +534,28 @@ def test_probes_wait_while_nothing_is_left_to_probe():
     with patch.object(Probes, "_halve", counted):
         assert run(1, end, *goals) == (11,)
     assert len(calls) < 60 and max(calls) < 10_000, calls
+
+
+@pytest.mark.parametrize("ranks_all", [True, False])
+def test_rounds_whose_halving_finds_nothing_rank_instead(ranks_all):
+    """Once a round's halving finds no better schedule, a complete ranking takes the next rounds'
+    halving nodes (la19: the walk finds 842, and halving only refuted targets under it for 80 s);
+    a ranking that is not complete leaves the rounds halving."""
+    probes = object.__new__(Probes)
+    probes.limit, probes.best, probes.lo, probes.sign, probes.rounds = 10, [50], 0, "min", 1
+    probes.halving, probes.ranks_all, probes.unary, probes.due = True, ranks_all, [[(0, 1)]], 0
+    calls = []
+    quiet = {name: lambda self, limit: None for name in ("_walk", "_shave", "_improve")}
+    with (
+        patch.multiple(Probes, **quiet),
+        patch.object(Probes, "_halve", lambda self, limit: calls.append(("halve", limit))),
+        patch.object(Probes, "rank", lambda self, limit: calls.append(("rank", limit))),
+    ):
+        probes.round()
+        probes.round()
+        probes.best = [49]  # found by the walk: halving does not come back
+        probes.round()
+    if ranks_all:
+        assert calls == [("halve", 10), ("rank", 10), ("rank", 40), ("rank", 40)]
+    else:
+        assert calls == [("halve", 10), ("rank", 10)] * 3
