@@ -9,7 +9,7 @@ from test_fd_property import is_single_cycle
 
 from relqueens import fd, run, var, vars
 from relqueens.fd import relaxation
-from relqueens.fd.knapsack import TableBound, exact
+from relqueens.fd.knapsack import NONE, TableBound, _program, _reaching, exact
 from relqueens.fd.relaxation import (
     AssignmentBound,
     KnapsackBound,
@@ -119,6 +119,84 @@ def test_table_bound_is_below_every_solution_at_a_node_and_pruning_keeps_those_w
             continue
         guess = [r.solution(i) for i in range(len(D))]
         assert all(g is None or root[i] >> (g - off[i]) & 1 for i, g in enumerate(guess))
+
+
+@st.composite
+def item_scans(draw):
+    """A table after one item, that item over a run of values (perhaps with holes), a room, a need."""
+    width = draw(st.integers(1, 160))
+    entry = st.sampled_from([NONE, -7, 0, 3]) | st.integers(-60, 60)
+    after = draw(st.lists(entry, min_size=width, max_size=width))
+    count = draw(st.integers(1, 150))
+    o, low_bit = draw(st.integers(-5, 5)), draw(st.integers(0, 3))
+    d = ((1 << count) - 1) << low_bit
+    if draw(st.booleans()):  # holes: scanned value by value
+        d &= draw(st.integers(1, (1 << (count + low_bit)) - 1)) or d
+    sign = draw(st.sampled_from([1, -1]))
+    lo, hi = o + (d & -d).bit_length() - 1, o + d.bit_length() - 1
+    start = lo - draw(st.integers(0, 3)) if sign > 0 else hi + draw(st.integers(0, 3))
+    item = (0, start, sign, draw(st.integers(1, 9)), draw(st.integers(-4, 4)), ())
+    return d, o, item, after, draw(st.integers(0, 400)), width - 1, draw(st.integers(-80, 80))
+
+
+@EXAMPLES
+@given(item_scans())
+def test_an_item_keeps_the_values_whose_step_leaves_the_rest_enough_to_gain(case):
+    d, o, (_, start, sign, w, gain, _), after, room, top, need = case
+    expected = 0
+    for k in range(d.bit_length()):
+        y = sign * (o + k - start)
+        if d >> k & 1 and w * y <= room and gain * y + after[min(room - w * y, top)] >= need:
+            expected |= 1 << k
+    assert _reaching(*case) == expected
+
+
+@st.composite
+def item_rows(draw):
+    """Items with steps 0..m (many may be taken as often as they fit), a width, an equality or not."""
+    items = []
+    for k in range(draw(st.integers(1, 3))):
+        w, gain, m = draw(st.integers(1, 12)), draw(st.integers(-5, 5)), draw(st.integers(0, 39))
+        items.append((k, 0, 1, w, gain, tuple(range(m + 1))))
+    return items, draw(st.integers(1, 120)), draw(st.booleans())
+
+
+@EXAMPLES
+@given(item_rows())
+def test_the_table_is_the_best_gain_of_the_items_after_each_position_in_each_room(case):
+    items, width, equal = case
+    tables = _program(items, width, equal)
+    best = [0] + [NONE if equal else 0] * (width - 1)
+    for n in range(len(items) - 1, -1, -1):  # the dynamic program, cell by cell
+        _, _, _, w, gain, steps = items[n]
+        best = [max(gain * y + best[r - w * y] for y in steps if w * y <= r) for r in range(width)]
+        assert tables[n] == best
+
+
+@st.composite
+def wide_knapsacks(draw):
+    """One constraint over 1-3 variables of 64 to 100 values each (their steps read by slices)."""
+    n = draw(st.integers(1, 3))
+    off = [draw(st.integers(-50, 0)) for _ in range(n)]
+    D = [(1 << draw(st.integers(64, 100))) - 1 for _ in range(n)]
+    weight = {i: draw(st.integers(-6, 6).filter(bool)) for i in range(n)}
+    cost = {i: draw(st.integers(-5, 5)) for i in range(n)}
+    return D, off, weight, cost, draw(st.integers(-200, 300)), draw(st.booleans())
+
+
+@EXAMPLES
+@given(wide_knapsacks())
+def test_a_best_completion_over_wide_domains_meets_the_constraint_at_the_tables_bound(case):
+    D, off, weight, cost, b, equal = case
+    [r] = exact([KnapsackBound(cost, weight, b, equal=equal)], D, off, integral_lp=False)
+    least = r.bound(D, off) if isinstance(r, TableBound) else None
+    if least is None:  # no integer point: the LP or the table says so
+        return
+    point = {i: r.solution(i) for i in weight}
+    assert all(0 <= point[i] - off[i] < D[i].bit_length() for i in weight)
+    used = sum(a * point[i] for i, a in weight.items())
+    assert used == b if equal else used <= b
+    assert sum(c * point[i] for i, c in cost.items()) == least
 
 
 @st.composite

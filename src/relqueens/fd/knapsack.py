@@ -29,8 +29,8 @@ bound as tight as it can.
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import add
+from itertools import accumulate, count, repeat
+from operator import add, ge, sub
 from typing import TYPE_CHECKING
 
 from .propagators import high, low, narrow
@@ -43,6 +43,11 @@ CELLS = 2_500_000
 """The most cells (room values times values tried) one table may have."""
 BUDGET = 2_500_000
 """The most cells :func:`exact` fills in all, the multipliers' search included."""
+RESIDUES = 8
+"""An item as many times as fits, of at most this weight, is tabulated room class by room class
+(modulo its weight); heavier ones, by runs of its weight."""
+WIDE = 64
+"""Items with at least this many values left in a run are scanned by slices of the table."""
 SCALE = 16
 """Multipliers are multiples of ``1 / SCALE``; costs are scaled by it."""
 
@@ -135,12 +140,17 @@ class TableBound:
             k, room, _ = self.last  # type: ignore[misc]  # bound ran and found room
             self.path, tables, top = [], self.tables, self.top
             for n in range(k, len(self.items)):
-                _, _, _, w, gain, steps = self.items[n]
+                _, _, sign, w, gain, steps = self.items[n]
                 after = tables[n + 1]
-                y = max(
-                    (y for y in steps if w * y <= room),
-                    key=lambda y: gain * y + after[min(room - w * y, top)],
-                )
+                if len(steps) >= WIDE and len(steps) == steps[0] + steps[-1] + 1:  # 0..m
+                    made = _gains(after, top, room, w, gain, 0, len(steps) - 1)
+                    most = max(made)  # the first best in the order of steps, as below
+                    y = made.index(most) if sign > 0 else len(made) - 1 - made[::-1].index(most)
+                else:
+                    y = max(
+                        (y for y in steps if w * y <= room),
+                        key=lambda y: gain * y + after[min(room - w * y, top)],
+                    )
                 room -= w * y
                 self.path.append(y)
         return self.path
@@ -178,16 +188,10 @@ class TableBound:
             return False
         for n in range(k, len(items)):
             i, start, sign, w, gain, _ = items[n]
-            d, o, after = D[i], off[i], tables[n + 1]
+            d, o = D[i], off[i]
             if not d & (d - 1):
                 continue  # fixed: counted by bound already
-            keep, rest = 0, d
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                y = sign * (o + bit.bit_length() - 1 - start)
-                if w * y <= room and gain * y + after[min(room - w * y, top)] >= need:
-                    keep |= bit
+            keep = _reaching(d, o, items[n], tables[n + 1], room, top, need)
             if keep != d and not narrow(D, queue, i, keep):
                 return False
             if keep & (keep - 1):
@@ -197,6 +201,50 @@ class TableBound:
             need -= gain * y
         return True
 
+
+def _gains(
+    after: list[int | float], top: int, room: int, w: int, gain: int, y0: int, y1: int
+) -> list[int | float]:
+    """``gain * y + after[min(room - w * y, top)]`` for ``y`` from ``y0`` to ``y1`` while ``w * y``
+    fits in ``room``: a step ``y`` of one item and the best of the items after it."""
+    y1 = min(y1, room // w)
+    if y1 < y0:
+        return []
+    split = min(max(y0, -(-(room - top) // w)), y1 + 1)  # the first step leaving room <= top
+    rooms = after[room - w * split :: -w][: y1 + 1 - split]
+    return list(map(add, [after[top]] * (split - y0) + rooms, count(gain * y0, gain)))
+
+
+def _reaching(
+    d: int, o: int, item: Item, after: list[int | float], room: int, top: int, need: int | float
+) -> int:
+    """The values of ``d`` (offset ``o``) for ``item`` that leave the items after it ``need`` to
+    gain within what the room then holds (``after``: their table)."""
+    _, start, sign, w, gain, _ = item
+    low_bit = (d & -d).bit_length() - 1
+    width = d.bit_length() - low_bit
+    if width >= WIDE and d >> low_bit == (1 << width) - 1:  # a run of values: by slices
+        first = sign * (o + (low_bit if sign > 0 else low_bit + width - 1) - start)
+        kept = bytes(
+            map(ge, _gains(after, top, room, w, gain, first, first + width - 1), repeat(need))
+        )
+        if not kept:
+            return 0
+        if sign > 0:  # step y is value start + y: the first steps are the low bits
+            return int(kept[::-1].translate(BITS), 2) << low_bit
+        return int(kept.translate(BITS), 2) << (low_bit + width - len(kept))
+    keep, rest = 0, d
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        y = sign * (o + bit.bit_length() - 1 - start)
+        if w * y <= room and gain * y + after[min(room - w * y, top)] >= need:
+            keep |= bit
+    return keep
+
+
+BITS = bytes.maketrans(b"\x00\x01", b"01")
+"""Flags ``0``/``1`` as the digits of a binary number."""
 
 NONE = float("-inf")
 """An equality's table entry where no choice of the items uses exactly that room."""
@@ -211,7 +259,12 @@ def _program(items: list[Item], width: int, equal: bool = False) -> list[list[in
         best = after
         if gain > 0 or equal:
             best = after[:]
-            if _uncapped(w, steps, width):  # as many steps as fit: each adds to the last
+            if _uncapped(w, steps, width) and w <= RESIDUES:
+                for r in range(min(w, width)):  # best[r + j*w] - j*gain: a running maximum
+                    best[r::w] = map(
+                        add, accumulate(map(sub, after[r::w], count(0, gain)), max), count(0, gain)
+                    )
+            elif _uncapped(w, steps, width):  # as many steps as fit: each adds to the last
                 for at in range(w, width, w):
                     end = min(at + w, width)
                     best[at:end] = map(
@@ -276,9 +329,12 @@ def _layout(relaxed: KnapsackBound, D: list[Dom], off: list[int]) -> Layout | No
         a, d, o = relaxed.weight[i], D[i], off[i]
         if type(d) is not int:
             return None
-        sign = 1 if a > 0 else -1
-        start = o + (d & -d).bit_length() - 1 if a > 0 else o + d.bit_length() - 1
-        steps = tuple(sign * (v - start) for v in range(o, o + d.bit_length()) if d >> (v - o) & 1)
+        sign, low_bit, m = (1 if a > 0 else -1), (d & -d).bit_length() - 1, d.bit_length() - 1
+        start = o + (low_bit if a > 0 else m)
+        if d >> low_bit == (1 << m + 1 - low_bit) - 1:  # a run of values: steps 0..m - low_bit
+            steps = tuple(range(m + 1 - low_bit) if a > 0 else range(m - low_bit, -1, -1))
+        else:
+            steps = tuple(sign * (o + k - start) for k, c in enumerate(bin(d)[:1:-1]) if c == "1")
         room -= a * start
         most += abs(a) * max(steps)
         items.append((i, start, sign, abs(a), steps))
