@@ -807,9 +807,8 @@ class Label(Goal):
 
             def select(D: list[Dom], idxs: list[int], k: int, model: Model) -> int:
                 """The first variable the last LP left fractional, else the labeling's choice
-                (from the first variable: those before ``k`` may be open). The answers follow
-                in the labeling's order once the optimum is proved; this order decides only
-                which optimum the search meets first (the first answer, with probes)."""
+                (from the first variable: those before ``k`` may be open). This order decides
+                only which optimum the search meets first: the first answer."""
                 at = lp.fractional(D, idxs)
                 return at if at >= 0 else chosen(D, idxs, 0, model)
 
@@ -856,16 +855,15 @@ class Label(Goal):
         else:
             values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[arg-type]  # a labeled optimum is an int
         first = None
-        # the probes' optimum first: the labeling's order may take long to meet one
-        if probes is not None:
-            D = store.D[:]
-            for i in idxs:
-                D[i] = incumbent[0][i]
-            if fixpoint(D, set(idxs), store.current()):
-                found = Solutions(S, store, idxs).state(D)
-                if found is not False:
-                    yield found
-                    first = [D[i] for i in idxs]
+        # the optimum branch and bound met first: the labeling's order may take long to meet one
+        D = store.D[:]
+        for i in idxs:
+            D[i] = incumbent[0][i]
+        if fixpoint(D, set(idxs), store.current()):
+            found = Solutions(S, store, idxs).state(D)
+            if found is not False:
+                yield found
+                first = [D[i] for i in idxs]
         given = first is not None
         try:
             for v in values:
@@ -904,7 +902,9 @@ def label(
 
     ``select``, ``order`` and ``branching`` choose the strategy (module
     docstring). With ``minimize=expr`` (or ``maximize=expr``) the answers
-    come best first, so ``run(1, ...)`` is a proved optimum. A
+    come best first, so ``run(1, ...)`` is a proved optimum: the one branch
+    and bound met first, then the others of that value in the labeling's
+    order, and so on value by value. A
     :class:`~relqueens.fd.trace.SearchTrace` given as ``trace`` records the
     search tree.
 
