@@ -908,7 +908,8 @@ def leaf(n):
 
 
 def expressions(n, division=True):
-    """Expression trees over ``n`` variables: + - * abs min max % // ** scaling, relations as 0/1."""
+    """Expression trees over ``n`` variables: + - * abs min max % // ** (to a constant or a
+    variable) scaling, relations as 0/1."""
     small = st.one_of(leaf(n), st.tuples(st.sampled_from(["+", "-"]), leaf(n), leaf(n)))
 
     def extend(children):
@@ -920,10 +921,12 @@ def expressions(n, division=True):
             st.tuples(st.just("neg"), children),
             st.tuples(st.just("scale"), st.integers(-3, 3), children),
         ]
-        if division:
+        if division:  # and the other partial function: a negative power of 2 is no integer
             options.append(
                 st.tuples(st.sampled_from(["%", "//", "rem", "tdiv"]), children, children)
             )
+            exponent = st.tuples(st.just("v"), st.integers(0, n - 1))
+            options.append(st.tuples(st.just("**v"), small, exponent))
         return st.one_of(*options)
 
     return st.recursive(leaf(n), extend, max_leaves=5)
@@ -955,6 +958,8 @@ def expr_term(e, vs):
         return (fd.min_ if kind == "min" else fd.max_)(*(expr_term(x, vs) for x in e[1]))
     if kind == "**":
         return expr_term(e[1], vs) ** e[2]
+    if kind == "**v":
+        return expr_term(e[1], vs) ** expr_term(e[2], vs)
     if kind == "neg":
         return -expr_term(e[1], vs)
     _, c, x = e  # scale
@@ -987,6 +992,11 @@ def expr_value(e, a):
         return (min if kind == "min" else max)(expr_value(x, a) for x in e[1])
     if kind == "**":
         return expr_value(e[1], a) ** e[2]
+    if kind == "**v":  # a negative exponent: an integer only for the bases 1 and -1
+        base, exponent = expr_value(e[1], a), expr_value(e[2], a)
+        if exponent < 0 and abs(base) != 1:
+            raise ZeroDivisionError(f"{base} ** {exponent} is not an integer")
+        return base ** abs(exponent)
     if kind == "neg":
         return -expr_value(e[1], a)
     _, c, x = e
@@ -1032,6 +1042,55 @@ def test_arithmetic_by_bounds_alone_equals_brute_force(model):
     """What wide domains get: with ``Function.LIMIT`` 0, abs % // ** min max propagate by bounds."""
     with mock.patch.object(Function, "LIMIT", 0):
         check_arith(model)
+
+
+@st.composite
+def power_models(draw):
+    """``b ** e op rhs`` with a variable exponent (``b`` a variable, a constant or a sum), and the
+    domains, pins and perhaps another relation, in any order."""
+    n, domains, pins = draw(base_model(n_min=2, n_max=3, lo=-3, hi=4, max_size=6))
+    idx = st.integers(0, n - 1)
+    base = st.one_of(
+        st.tuples(st.just("v"), idx),
+        st.integers(-3, 3).map(lambda c: ("c", c)),
+        st.tuples(st.just("+"), st.tuples(st.just("v"), idx), st.tuples(st.just("v"), idx)),
+        st.tuples(  # mostly 2 or more: bounds narrow the exponent and the base
+            st.just("+"), st.tuples(st.just("v"), idx), st.integers(2, 4).map(lambda c: ("c", c))
+        ),
+    )
+    power = ("**v", draw(base), ("v", draw(idx)))
+    rhs = draw(
+        st.one_of(st.tuples(st.just("v"), idx), st.integers(-9, 300).map(lambda c: ("c", c)))
+    )
+    items = [("arith", power, draw(st.sampled_from(OP_NAMES)), rhs, draw(st.booleans()))]
+    first = power[1] if power[1][0] == "v" else power[1][1] if power[1][0] == "+" else None
+    if first is not None and draw(st.booleans()):  # bases of 2 or more: bounds narrow y and x
+        items.append(("arith", first, ">=", ("c", draw(st.integers(1, 3))), True))
+    if draw(st.booleans()):
+        items.append(("arith", draw(expressions(n)), draw(st.sampled_from(OP_NAMES)), rhs, True))
+    return n, domains, shuffled(draw, common_items(domains, pins) + items)
+
+
+@SETTINGS
+@given(power_models(), st.booleans())
+def test_a_power_with_a_variable_exponent_equals_brute_force(model, by_bounds):
+    """``x ** y`` (SWI's ``X^Y``): domain consistent over small domains, by bounds (``Function.LIMIT``
+    0) over wide ones; a negative exponent has a value only for the bases 1 and -1."""
+    with mock.patch.object(Function, "LIMIT", 0 if by_bounds else Function.LIMIT):
+        check_arith(model)
+
+
+def test_powers_with_a_variable_or_negative_exponent_as_swi_gives_them():
+    x, y = vars(2)
+    assert run(0, x, fd.in_(x, fd.interval(-3, 3)), y == x**-1, fd.label([x])) == (-1, 1)
+    powers = run(
+        0, (x, y), fd.in_(x, fd.interval(0, 40)), fd.in_(y, fd.interval(1000, 10**9)), 2**x == y
+    )
+    assert powers[:2] == ((10, 1024), (11, 2048)) and len(powers) == 20
+    base, e = vars(2)
+    goals = [fd.in_(base, fd.interval(-10, 10)), fd.in_(e, fd.interval(0, 5)), base**e == 8]
+    assert run(0, (base, e), *goals) == ((2, 3), (8, 1))
+    assert run(0, e, fd.in_(e, fd.interval(0, 10**6)), 2**e == 2**40) == (40,)  # by bounds
 
 
 @SETTINGS

@@ -37,11 +37,16 @@ from .propagators import (
     sum_range,
     without,
 )
-from .terms import BINARY, DIVIDING, truncated
+from .terms import BINARY, DIVIDING, truncated, undefined_power
 
 INF = float("inf")
 
 _FUNCTIONS: dict[str, Callable[..., int]] = {"abs": abs, **BINARY}
+_UNDEFINED: dict[str, Callable[[int, int], bool]] = {
+    **{kind: lambda p, q: q == 0 for kind in DIVIDING},
+    "power": undefined_power,
+}
+"""Where a two-argument kind has no value: a divisor 0, a power with no integer value."""
 
 
 def _values(d: int, o: int) -> Iterator[tuple[int, int]]:
@@ -69,6 +74,8 @@ def function_range(
         if hx <= 0:
             return -hx, -lx
         return 0, max(-lx, hx)
+    if kind == "power":
+        return _power_range(lx, hx, *bounds[1])
     if kind == "pow":
         if not exponent:
             return 1, 1
@@ -112,6 +119,45 @@ def function_range(
     if ly > 0 and lx >= 0:
         hi = min(hi, hx)
     return lo, hi
+
+
+def _power_range(
+    lx: int | float, hx: int | float, ly: int | float, hy: int | float
+) -> tuple[int | float, int | float] | None:
+    """Bounds of ``x ** y`` for ``x`` within ``lx..hx`` and ``y`` within ``ly..hy`` (``None``: no
+    integer value).
+
+    >>> _power_range(2, 3, 0, 4), _power_range(-2, 1, 1, 3), _power_range(2, 5, -3, -1)
+    ((1, 81), (-8, 8), None)
+    """
+    if hy < 0:  # only 1 and -1 have negative powers
+        return (-1 if lx <= -1 else 1, 1) if lx <= 1 and hx >= -1 and (lx, hx) != (0, 0) else None
+    most = max(-lx, hx)  # the largest size of a base
+    top = 1 if most <= 1 else INF if hy > BOUND_BITS else power(most, int(hy), BOUND_BITS)
+    if lx < 0:  # the sign alternates with the exponent
+        return -top, top
+    least = 0 if lx == 0 and hy >= 1 else 1 if lx <= 1 else power(lx, int(max(ly, 0)), BOUND_BITS)
+    if hx == 0:
+        top = 1 if ly <= 0 else 0
+    return HUGE if least == INF else least, top
+
+
+def _exponents(base: int, lo: int | float, hi: int | float) -> tuple[int, int | float]:
+    """The least and the most ``e >= 0`` with ``lo <= base ** e <= hi``, for ``base >= 2`` (the
+    least may pass the most: none).
+
+    >>> _exponents(2, 5, 100), _exponents(3, 1, 1)
+    ((3, 6), (0, 0))
+    """
+    least = 0
+    while power(base, least, BOUND_BITS) < lo:
+        least += 1
+    if hi == INF:
+        return least, INF
+    most = least - 1
+    while power(base, most + 1, BOUND_BITS) <= hi:
+        most += 1
+    return least, most
 
 
 def _root(n: int | float, e: int) -> int | float:
@@ -243,14 +289,14 @@ class Function(Propagator):
             return narrow(D, queue, x, keep) and narrow(D, queue, z, image)
         x, y = args
         keep_x = keep_y = 0
-        divides = self.kind in DIVIDING
-        ys = list(_values(D[y], off[y]))
+        undefined = _UNDEFINED.get(self.kind)
+        ys, width = list(_values(D[y], off[y])), dz.bit_length()
         for vx, bx in _values(D[x], off[x]):
             for vy, by in ys:
-                if divides and not vy:
+                if undefined is not None and undefined(vx, vy):
                     continue
-                pos = fn(vx, vy) - oz
-                if pos >= 0 and (dz >> pos) & 1:
+                pos = fn(vx, vy) - oz  # a power past POWER_BITS: infinite, past the width
+                if 0 <= pos < width and (dz >> pos) & 1:
                     image |= 1 << pos
                     keep_x |= bx
                     keep_y |= by
@@ -301,13 +347,15 @@ class Function(Propagator):
         dz, oz = D[z], off[z]
         if all(lo == hi for lo, hi in bounds):  # every argument fixed: z is f of them
             values = [int(lo) for lo, _ in bounds]
-            if kind in DIVIDING and not values[1]:
+            undefined = _UNDEFINED.get(kind)
+            if undefined is not None and undefined(*values):
                 return False
             v = self.fn(*values)
             if type(v) is float:  # a power beyond POWER_BITS: outside any bounds short of inf
                 if INF in (abs(low(dz, oz)), abs(high(dz, oz))):
+                    e = self.exponent if kind == "pow" else values[1]
                     raise OverflowError(
-                        f"{values[0]} ** {self.exponent} has more than {POWER_BITS} bits; "
+                        f"{values[0]} ** {e} has more than {POWER_BITS} bits; "
                         "bound the power with fd.in_"
                     )
                 return False
@@ -368,6 +416,16 @@ class Function(Propagator):
         if kind == "pow" and self.exponent:  # an odd power: increasing
             e = self.exponent
             up, down = _signed_root(zh, e, floor=True), _signed_root(zl, e, floor=False)
+            return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], up), off[x], down))
+        if kind == "power" and xl >= 2:  # x ** y increasing in both: their bounds from z's
+            y, (yl, yh) = args[1], bounds[1]
+            most = _exponents(int(xl), -INF, zh)[1]  # the least base stays under zh longest
+            least = _exponents(int(xh), zl, INF)[0] if xh != INF else int(zl > 1)
+            if not narrow(D, queue, y, keep_ge(keep_le(D[y], off[y], most), off[y], least)):
+                return False
+            yl, yh = max(yl, least), min(yh, most)
+            up = _root(zh, int(yl)) if yl >= 1 and zh != INF else INF
+            down = _signed_root(zl, int(yh), floor=False) if 1 <= yh < INF and zl > 1 else xl
             return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], up), off[x], down))
         return True
 

@@ -90,16 +90,18 @@ class Arith:
         return aux("div", other, self)
 
     def __pow__(self, exponent: object) -> Lin:
-        if isinstance(exponent, bool) or not isinstance(exponent, int):
-            raise TypeError(f"an FD power takes a constant integer exponent, got {exponent!r}")
-        if exponent < 0:
-            raise ValueError(f"an FD power takes an exponent >= 0, got {exponent}")
-        return aux("pow", self, exponent)
+        if isinstance(exponent, bool) or not isinstance(exponent, (int, Arith)):
+            raise TypeError(
+                f"an FD power takes an integer or FD expression as exponent, got {exponent!r}"
+            )
+        if isinstance(exponent, int) and exponent >= 0:
+            return aux("pow", self, exponent)
+        return aux("power", self, exponent)  # SWI's X^Y; X^-1 has a value for X = 1 or -1
 
     def __rpow__(self, base: object) -> Lin:
-        raise TypeError(
-            f"an FD power takes a constant integer exponent: {base!r} ** {self!r} has a variable one"
-        )
+        if isinstance(base, bool) or not isinstance(base, int):
+            raise TypeError(f"an FD power takes an integer or FD expression as base, got {base!r}")
+        return aux("power", base, self)
 
     def __lt__(self, other: object) -> Relation:
         return Relation("<", self, other)
@@ -184,7 +186,20 @@ def vars(n: int, prefix: str = "") -> list[LVar]:
     return [LVar(prefix=prefix) for _ in range(n)]
 
 
-AUX_KINDS = ("abs", "min", "max", "mod", "div", "rem", "tdiv", "pow", "times", "reif", "count")
+AUX_KINDS = (
+    "abs",
+    "min",
+    "max",
+    "mod",
+    "div",
+    "rem",
+    "tdiv",
+    "pow",
+    "power",
+    "times",
+    "reif",
+    "count",
+)
 DIVIDING = ("mod", "div", "rem", "tdiv")
 """The kinds whose second argument divides: it may not be 0."""
 
@@ -210,7 +225,7 @@ class Aux:
             return f"({a[0]!r})"
         if self.kind == "count":
             return f"count([{', '.join(map(repr, a[1:]))}], {a[0]!r})"
-        op = {"mod": "%", "div": "//", "pow": "**", "times": "*"}[self.kind]
+        op = {"mod": "%", "div": "//", "pow": "**", "power": "**", "times": "*"}[self.kind]
         return op.join(_operand(x) for x in a)
 
 
@@ -237,7 +252,27 @@ def _fold(kind: str, values: list[int]) -> int:
         return result  # type: ignore[return-value]  # an int: not a float
     if kind in DIVIDING and b == 0:
         raise ZeroDivisionError(f"an FD expression divides by the constant 0 ({_NAMES[kind]})")
+    if kind == "power" and undefined_power(a, b):
+        raise ValueError(f"{a} ** {b} is not an integer")
     return BINARY[kind](a, b)
+
+
+def _power_value(p: int, q: int) -> int:
+    """``p ** q`` for ``q >= 0``, or ``p`` 1 or -1 (:func:`undefined_power` is false).
+
+    Past ``POWER_BITS`` bits it is an infinity of its sign, as :func:`power`
+    gives it: the propagators read that as beyond every bound.
+    """
+    return power(p, q) if q >= 0 else p**-q  # type: ignore[return-value]  # inf past POWER_BITS
+
+
+def undefined_power(p: int, q: int) -> bool:
+    """Whether ``p ** q`` has no integer value: a negative exponent, unless ``p`` is 1 or -1.
+
+    >>> undefined_power(2, -1), undefined_power(-1, -3), undefined_power(0, 0)
+    (True, False, False)
+    """
+    return q < 0 and abs(p) != 1
 
 
 def truncated(p: int, q: int) -> int:
@@ -258,6 +293,7 @@ BINARY: dict[str, Callable[[int, int], int]] = {
     "rem": lambda p, q: p - q * truncated(p, q),
     "tdiv": truncated,
     "times": lambda p, q: p * q,
+    "power": lambda p, q: _power_value(p, q),
 }
 """The two-argument kinds' values on integers."""
 
