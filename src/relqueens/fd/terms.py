@@ -293,7 +293,7 @@ BINARY: dict[str, Callable[[int, int], int]] = {
     "rem": lambda p, q: p - q * truncated(p, q),
     "tdiv": truncated,
     "times": lambda p, q: p * q,
-    "power": lambda p, q: _power_value(p, q),
+    "power": _power_value,
 }
 """The two-argument kinds' values on integers."""
 
