@@ -22,6 +22,7 @@ x, y, z = vars(3)
         (lambda: fd.distinct(x), TypeError, "list of terms"),
         (lambda: fd.distinct([2 * x, y]), TypeError, "2\\*"),
         (lambda: x**1.5, TypeError, "integer or FD expression as exponent"),
+        (lambda: fd.lin(2) ** -1, ValueError, "not an integer"),
         (lambda: x % 0, ZeroDivisionError, "constant 0"),
         (lambda: x // (y - y), ZeroDivisionError, "constant 0"),
         (lambda: fd.eq(x), TypeError, "fd.eq takes"),
