@@ -42,11 +42,6 @@ from .terms import BINARY, DIVIDING, truncated, undefined_power
 INF = float("inf")
 
 _FUNCTIONS: dict[str, Callable[..., int]] = {"abs": abs, **BINARY}
-_UNDEFINED: dict[str, Callable[[int, int], bool]] = {
-    **{kind: lambda p, q: q == 0 for kind in DIVIDING},
-    "power": undefined_power,
-}
-"""Where a two-argument kind has no value: a divisor 0, a power with no integer value."""
 
 
 def _values(d: int, o: int) -> Iterator[tuple[int, int]]:
@@ -289,12 +284,13 @@ class Function(Propagator):
             return narrow(D, queue, x, keep) and narrow(D, queue, z, image)
         x, y = args
         keep_x = keep_y = 0
-        undefined = _UNDEFINED.get(self.kind)
         ys, width = list(_values(D[y], off[y])), dz.bit_length()
+        if self.kind in DIVIDING:
+            ys = [(vy, by) for vy, by in ys if vy]  # no value for a divisor 0
+        # a negative exponent has a value only for the bases 1 and -1
+        unsigned = [(vy, by) for vy, by in ys if vy >= 0] if self.kind == "power" else ys
         for vx, bx in _values(D[x], off[x]):
-            for vy, by in ys:
-                if undefined is not None and undefined(vx, vy):
-                    continue
+            for vy, by in ys if vx in (1, -1) else unsigned:
                 pos = fn(vx, vy) - oz  # a power past POWER_BITS: infinite, past the width
                 if 0 <= pos < width and (dz >> pos) & 1:
                     image |= 1 << pos
@@ -347,8 +343,9 @@ class Function(Propagator):
         dz, oz = D[z], off[z]
         if all(lo == hi for lo, hi in bounds):  # every argument fixed: z is f of them
             values = [int(lo) for lo, _ in bounds]
-            undefined = _UNDEFINED.get(kind)
-            if undefined is not None and undefined(*values):
+            if (kind in DIVIDING and not values[1]) or (
+                kind == "power" and undefined_power(*values)
+            ):
                 return False
             v = self.fn(*values)
             if type(v) is float:  # a power beyond POWER_BITS: outside any bounds short of inf
