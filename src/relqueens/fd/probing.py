@@ -153,6 +153,9 @@ class Probes:
         ]
         """The unary resources' tasks, which :meth:`rank` orders: only resources whose tasks are
         all labeled (an open task may stay open in an answer, where ranking would refute it)."""
+        self.gaps = {pair: a for p in resources for pair, a in p.gaps.items()}
+        """``x + a <= y`` when ``x`` goes before ``y`` on a resource, where ``a`` passes ``x``'s
+        duration there (see :class:`~relqueens.fd.scheduling.CumulativeProp`)."""
         self.ranks_all = {x for r in self.unary for x, _ in r} >= {
             x for tasks in self.resources for x, _ in tasks if x in labeled
         }
@@ -326,9 +329,10 @@ class Probes:
         before: list[LeOffset] = []
         for tasks in self.resources:
             kept = sorted((start[x], x, d) for x, d in tasks if x not in free)
-            before += [
-                LeOffset(a, b, -da) for (sa, a, da), (sb, b, _) in pairwise(kept) if sa + da <= sb
-            ]
+            for (sa, a, da), (sb, b, _) in pairwise(kept):
+                gap = self.gaps.get((a, b), da)
+                if sa + gap <= sb:
+                    before.append(LeOffset(a, b, -gap))
         D = self.store.D[:]
         D[self.j] = self._within(D[self.j], t)
         queue = {self.j} | {x for p in before for x in p.vars}
@@ -385,7 +389,13 @@ class Probes:
         if self.ranks is None:
             leaf = self._leaf(self.record)
             self.ranks = ranking(
-                self.root[:], self.store.current(), self.unary, self.tighten, leaf, self._guide
+                self.root[:],
+                self.store.current(),
+                self.unary,
+                self.tighten,
+                leaf,
+                self._guide,
+                self.gaps,
             )
         if self._steps(self.ranks, limit):  # every node searched or cut
             d, off = self.store.D[self.j], self.store.model.off[self.j]
@@ -399,7 +409,15 @@ class Probes:
 
         try:
             ended = self._steps(
-                ranking(D, model, self.unary, self.tighten, self._leaf(self._first), self._guide),
+                ranking(
+                    D,
+                    model,
+                    self.unary,
+                    self.tighten,
+                    self._leaf(self._first),
+                    self._guide,
+                    self.gaps,
+                ),
                 limit,
             )
         except _Found:
@@ -528,13 +546,14 @@ class Probes:
         :data:`~relqueens.fd.tabu.TURN` moves, until it stalls (:data:`SHAKES`): where it finds
         a better schedule, propagation checks it and it is recorded.
 
-        Only on a makespan minimised over unary resources that hold every labeled task. la16
+        Only on a makespan minimised over unary resources that hold every labeled task, with
+        no setup times (the walk's schedules know a task's duration, not the gap to the next). la16
         (10 x 10, 945): 65 s to 24 s, its optimum found by the walk and proved by shaving;
         walking before the shaving and the halving (from the second round), 22 s to 11 s.
         """
         if self.walk is None:
             shop = None
-            if self.unary and self.ranks_all and self.sign == "min":
+            if self.unary and self.ranks_all and self.sign == "min" and not self.gaps:
                 shop = Shop.of(self.store.current(), self.store.D, self.unary, self.j)
             self.walk = Walk(shop, Random(0)) if shop else False
         walk = self.walk

@@ -60,6 +60,7 @@ def ranking(
     prune: Callable[[list[Dom]], bool],
     leaf: Callable[[list[Dom]], Iterator[object]],
     guide: Callable[[int], int | float] | None = None,
+    gaps: dict[tuple[int, int], int] | None = None,
 ) -> Iterator[object]:
     """Rank the tasks of ``resources`` from ``D0`` (at a fixpoint of ``model``), depth first.
 
@@ -71,7 +72,7 @@ def ranking(
     ``guide(x)`` (a task's start in some schedule), the tasks that start
     first by it are tried first.
     """
-    off = model.off
+    off, gaps = model.off, gaps or {}
     Branch = tuple[list[Dom], tuple[LeOffset, ...], tuple[frozenset[int], ...], int, int, Resource]
     stack: list[Branch] = [(D0, (), tuple(frozenset() for _ in resources), -1, -1, [])]
     while stack:
@@ -79,7 +80,9 @@ def ranking(
         yield None
         if r >= 0:  # x goes first of open_ on resource r
             d = next(d for y, d in open_ if y == x)
-            before = before + tuple(LeOffset(x, y, -d) for y, _ in open_ if y != x)
+            before = before + tuple(
+                LeOffset(x, y, -gaps.get((x, y), d)) for y, _ in open_ if y != x
+            )
             ranked = (*ranked[:r], ranked[r] | {x}, *ranked[r + 1 :])
             D = D[:]
             if not fixpoint(D, {y for y, _ in open_}, Ordered(model, list(before))):

@@ -423,7 +423,18 @@ SEEN = 1024
 class CumulativeProp(Propagator):
     """Tasks ``(start, duration, height)`` never use more than ``limit`` at once (bounds reasoning)."""
 
-    __slots__ = ("busy", "busy_dur", "dur", "height", "implied", "limit", "rules", "seen")
+    __slots__ = (
+        "busy",
+        "busy_dur",
+        "dur",
+        "followers",
+        "gaps",
+        "height",
+        "implied",
+        "limit",
+        "rules",
+        "seen",
+    )
     slow = True  # its rules cost O(n^2): once a round, after the cheap propagators
 
     def __init__(
@@ -435,9 +446,15 @@ class CumulativeProp(Propagator):
         source: object = None,
         implied: bool = False,
         pairwise: bool = True,
+        gaps: dict[tuple[int, int], int] | None = None,
     ) -> None:
-        """``pairwise=False``: the pairs of a unary resource are kept apart by constraints of their own."""
-        self.implied = implied
+        """``pairwise=False``: the pairs of a unary resource are kept apart by constraints of their own.
+
+        ``gaps[x, y]``: how far ``y`` starts after ``x`` at least when ``x`` goes first, where that
+        passes ``x``'s duration (a setup time, kept by the pairs' own constraints): a ranking's
+        precedences keep it.
+        """
+        self.implied, self.gaps = implied, gaps or {}
         self.vars, self.dur, self.height, self.limit, self.source = (
             starts,
             dur,
@@ -449,6 +466,17 @@ class CumulativeProp(Propagator):
         self.busy = tuple(starts[t] for t in busy) if alone(height, limit, busy) else None
         """The start variables of the tasks that take time on a unary resource (``None``: not unary)."""
         self.busy_dur = tuple(dur[t] for t in busy)
+        on = self.busy or ()
+        self.followers = (
+            [
+                sorted((self.gaps.get((x, y), d), t) for t, y in enumerate(on) if y != x)
+                for x, d in zip(on, self.busy_dur, strict=True)
+            ]
+            if self.gaps
+            else None
+        )
+        """Per task of a unary resource with gaps: ``(gap, task)`` for each task that may go next,
+        least gap first (``None``: no gaps)."""
         self.seen: dict[tuple[int, ...], tuple[list[int], list[int]] | tuple[()]] = {}
         """What :meth:`bounds` gave for recent start bounds (searches meet the same ones again)."""
         self.rules = unary if pairwise else sequenced
@@ -458,12 +486,19 @@ class CumulativeProp(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         xs, dur = (self.vars, self.dur) if self.busy is None else (self.busy, self.busy_dur)
         est, lst = start_bounds(D, off, xs)  # a unary resource leaves the tasks taking no time
+        if (
+            self.followers is not None
+        ):  # a task lasts until the nearest task that may still follow it
+            dur = tuple(
+                next((g for g, t in after if e + g <= lst[t]), d)
+                for e, d, after in zip(est, dur, self.followers, strict=True)
+            )
         key = (*est, *lst)
         found = self.seen.get(key)
         if found is None:
             if len(self.seen) >= SEEN:
                 self.seen.clear()
-            found = self.seen[key] = self.bounds(est, lst)
+            found = self.seen[key] = self.bounds(est, lst, dur)
         if not found:
             return False
         up, down = found
@@ -475,10 +510,11 @@ class CumulativeProp(Propagator):
                 return False
         return True
 
-    def bounds(self, est: list[int], lst: list[int]) -> tuple[list[int], list[int]] | tuple[()]:
+    def bounds(
+        self, est: list[int], lst: list[int], dur: Sequence[int]
+    ) -> tuple[list[int], list[int]] | tuple[()]:
         """The new earliest starts and the new latest ends (negated), or ``()`` if the tasks cannot fit."""
         if self.busy is None:
-            dur = self.dur
             if overloaded(est, lst, dur, self.height, self.limit):
                 return ()
             up = time_table(est, lst, dur, self.height, self.limit)
@@ -490,9 +526,9 @@ class CumulativeProp(Propagator):
                 self.limit,
             )
         else:  # unary: the pairwise rule does what time-tabling would, and edge finding more
-            lct = [s + d for s, d in zip(lst, self.busy_dur, strict=True)]
-            live = unsettled(est, lct, self.busy_dur)
-            span = [self.busy_dur[t] for t in live]
+            lct = [s + d for s, d in zip(lst, dur, strict=True)]
+            live = unsettled(est, lct, dur)
+            span = [dur[t] for t in live]
             ends = [lct[t] for t in live]
             new = self.rules([est[t] for t in live], ends, span)
             back = None if new is None else self.rules([-c for c in ends], [-e for e in new], span)
