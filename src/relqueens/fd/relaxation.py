@@ -15,7 +15,10 @@ relaxation drops some of the problem to solve the rest exactly:
   over the objective's variables, or every one reached from them through
   shared variables where they are few), the LP relaxation of them all solved again at every node
   (:class:`~relqueens.fd.simplex.DualSimplex`), its prices turned into an
-  exact Lagrangian bound; it replaces the constraints' own bounds.
+  exact Lagrangian bound; it replaces the constraints' own bounds. Tests
+  ``b_c == (x == c)`` of every value ``c`` of a variable add the row
+  ``sum(b_c) == 1`` (:func:`channels`): a bin packing by each item's bin
+  gets its bins bounded by the items' total (14 items: over 20 s to 0.012 s).
 * :class:`AssignmentBound`: terms ``c_t * y_t`` with ``y_t = row_t[s_t]``
   (``element``) and the ``s_t`` all different (``all_distinct``, ``distinct``,
   ``circuit``): the cheapest assignment of distinct values (the Hungarian
@@ -42,7 +45,7 @@ from fractions import Fraction
 from math import ceil, floor
 from typing import TYPE_CHECKING, TypeAlias
 
-from .domain import Dom
+from .domain import Dom, Domain
 from .knapsack import TableBound, exact
 from .propagators import EqOffset, Linear, fixed, high, keep_ge, keep_le, low, narrow
 from .simplex import EPS, DualSimplex, combined
@@ -826,6 +829,24 @@ def linear_rows(model: Model) -> list[Linear]:
     ]
 
 
+def channels(model: Model, D: list[Dom], off: list[int]) -> list[Linear]:
+    """``sum(b_c) == 1`` for each variable ``x`` whose every value ``c`` has a ``b_c == (x == c)``
+    (a bin packing's loads by each item's bin): implied rows, for an LP only."""
+    from .arith import ReifiedValue
+
+    tests: dict[int, dict[int, int]] = {}
+    for p in model.posted(ReifiedValue):
+        if p.same == 1:
+            tests.setdefault(p.x, {}).setdefault(p.c, p.b)
+    found = []
+    for x, by_value in tests.items():
+        d = D[x]
+        if len(by_value) > 1 and type(d) is int and all(v in by_value for v in Domain(d, off[x])):
+            terms = tuple((by_value[v], 1) for v in Domain(d, off[x]))
+            found.append(Linear(terms, -1, "=="))
+    return found
+
+
 def objective_form(model: Model, j: int) -> tuple[dict[int, int], int, Linear | None]:
     """Variable ``j`` as ``sum(c_i x_i) + k`` by its largest defining linear equality (or itself).
 
@@ -926,6 +947,7 @@ def _rows(
     """
     rows = [p for p in linear_rows(model) if p is not defining and p.op in ("<=", "==")]
     own = [p for p in rows if sum(i in cost for i in p.vars) >= 2]
+    rows += channels(model, D, off)
     holding: dict[int, list[int]] = {}  # each variable's rows, by position
     for k, p in enumerate(rows):
         for i in p.vars:
