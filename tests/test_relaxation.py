@@ -500,16 +500,19 @@ def channelled(draw):
         rows.append((on, over, draw(st.sampled_from(["<=", "<=", "=="])), draw(st.integers(-2, 6))))
     values = [draw(st.sampled_from([-2, -1, 1, 2, 3])) for _ in ys]
     sense = draw(st.sampled_from(["minimize", "maximize"]))
-    return xs, ys, rows, values, sense, draw(st.randoms(use_true_random=False))
+    # a cost t[x_0] by element, in the objective (a warehouse's cost of serving a customer)
+    table = [draw(st.integers(0, 5)) for _ in range(4)] if draw(st.booleans()) else None
+    return xs, ys, rows, values, table, sense, draw(st.randoms(use_true_random=False))
 
 
 @EXAMPLES
 @given(channelled())
 def test_rows_over_tests_of_each_value_best_first_as_brute_force(case):
     """The LP takes in ``sum(x == c over every c) == 1`` for a variable whose every value is
-    tested; where a value is not, no such row: the answers stay brute force's, best first."""
-    xdoms, ydoms, rows, values, sense, rng = case
-    x, y = vars(len(xdoms)), vars(len(ydoms))
+    tested, and ``sum(t[c] * (x == c)) == v`` for an ``element`` ``t[x] == v``; where a value
+    is not tested, neither: the answers stay brute force's, best first."""
+    xdoms, ydoms, rows, values, table, sense, rng = case
+    x, y, cost = vars(len(xdoms)), vars(len(ydoms)), var()
     goals = [fd.in_(v, fd.domain(*d)) for v, d in zip([*x, *y], [*xdoms, *ydoms])]
     goals += [
         fd.scalar_product(
@@ -517,8 +520,11 @@ def test_rows_over_tests_of_each_value_best_first_as_brute_force(case):
         )
         for on, over, op, k in rows
     ]
-    rng.shuffle(goals)
     objective = fd.dot(values, y)
+    if table is not None:
+        goals.append(fd.element(x[0], table, cost))
+        objective = objective + 2 * cost
+    rng.shuffle(goals)
     got = run(0, (*x, *y), *goals, fd.label([*x, *y], **{sense: objective}))
 
     def meets(p):
@@ -533,7 +539,10 @@ def test_rows_over_tests_of_each_value_best_first_as_brute_force(case):
 
     expected = [p for p in itertools.product(*xdoms, *ydoms) if meets(p)]
     assert sorted(got) == sorted(expected)
-    worth = [sum(v * w for v, w in zip(values, p[len(x) :])) for p in got]
+    worth = [
+        sum(v * w for v, w in zip(values, p[len(x) :])) + (2 * table[p[0]] if table else 0)
+        for p in got
+    ]
     assert worth == sorted(worth, reverse=sense == "maximize")
 
 
