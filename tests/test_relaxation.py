@@ -2,6 +2,7 @@
 
 import itertools
 import random
+from operator import mul
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -543,6 +544,61 @@ def test_rows_over_tests_of_each_value_best_first_as_brute_force(case):
         sum(v * w for v, w in zip(values, p[len(x) :])) + (2 * table[p[0]] if table else 0)
         for p in got
     ]
+    assert worth == sorted(worth, reverse=sense == "maximize")
+
+
+@st.composite
+def choices(draw):
+    """Items ``x_i`` each choosing one of a few options, its weight ``s_i[x_i]`` and value
+    ``t_i[x_i]`` by ``element`` (a multiple-choice knapsack), rows over weights and values,
+    an objective over the values, the goals in any order."""
+    n = draw(st.integers(2, 3))
+    doms = [sorted(draw(st.sets(st.integers(0, 3), min_size=1, max_size=4))) for _ in range(n)]
+    cell = st.integers(-3, 6)
+    tables = [([draw(cell) for _ in range(4)], [draw(cell) for _ in range(4)]) for _ in range(n)]
+    rows = [
+        (
+            [draw(st.integers(-2, 3)) for _ in range(n)],
+            [draw(st.integers(-2, 2)) for _ in range(n)],
+            draw(st.sampled_from(["<=", "<=", "=="])),
+            draw(st.integers(-4, 12)),
+        )
+        for _ in range(draw(st.integers(1, 2)))
+    ]
+    values = [draw(st.sampled_from([-2, -1, 1, 2, 3])) for _ in range(n)]
+    sense = draw(st.sampled_from(["minimize", "maximize"]))
+    return doms, tables, rows, values, sense, draw(st.randoms(use_true_random=False))
+
+
+@EXAMPLES
+@given(choices())
+def test_two_elements_of_one_index_best_first_as_brute_force(case):
+    """The LP takes in the facets of the hull of the points ``(s[c], t[c])`` for ``s[x] == p``
+    and ``t[x] == q``: the answers stay brute force's, best first."""
+    doms, tables, rows, values, sense, rng = case
+    n = len(doms)
+    x, w, v = vars(n), vars(n), vars(n)
+    goals = [fd.in_(xi, fd.domain(*d)) for xi, d in zip(x, doms)]
+    goals += [fd.element(x[i], tables[i][0], w[i]) for i in range(n)]
+    goals += [fd.element(x[i], tables[i][1], v[i]) for i in range(n)]
+    goals += [fd.scalar_product(a + b, [*w, *v], op, k) for a, b, op, k in rows]
+    rng.shuffle(goals)
+    got = run(0, tuple(x), *goals, fd.label(x, **{sense: fd.dot(values, v)}))
+
+    def meets(p):
+        ws, vs = (
+            [tables[i][0][c] for i, c in enumerate(p)],
+            [tables[i][1][c] for i, c in enumerate(p)],
+        )
+        return all(
+            (s == k if op == "==" else s <= k)
+            for a, b, op, k in rows
+            for s in [sum(map(mul, a, ws)) + sum(map(mul, b, vs))]
+        )
+
+    expected = [p for p in itertools.product(*doms) if meets(p)]
+    assert sorted(got) == sorted(expected)
+    worth = [sum(c * tables[i][1][p[i]] for i, c in enumerate(values)) for p in got]
     assert worth == sorted(worth, reverse=sense == "maximize")
 
 
