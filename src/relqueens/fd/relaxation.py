@@ -293,6 +293,7 @@ class LagrangianBound:
     """
 
     __slots__ = (
+        "choices",
         "const",
         "cost",
         "ids",
@@ -308,6 +309,8 @@ class LagrangianBound:
 
     def __init__(self, knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> None:
         self.cost = knapsacks[0].cost
+        self.choices: Choices = {}
+        """Variables outside the LP that choose a point of it (see :func:`hulls`)."""
         rows = [kb for kb in knapsacks if kb.mirror is None]  # an equality's halves: one row
         self.rows = [(kb.weight, kb.b) for kb in rows]
         equal = [k for k, kb in enumerate(rows) if kb.equal]
@@ -367,9 +370,18 @@ class LagrangianBound:
         return -(-(self.const + _least(zip(self.ids, self.reduced), D, off)) // LAGRANGE_SCALE)
 
     def solution(self, i: int) -> int | None:
-        """The value of ``x_i`` in the last LP optimum, rounded to the nearest (or ``None``)."""
+        """The value of ``x_i`` in the last LP optimum, rounded to the nearest; for a variable
+        outside the LP that chooses a point of it, the choice nearest its optimum (or ``None``)."""
         lp = self.lp
-        return round(lp.values[lp.where[i]]) if self.solved and i in lp.where else None
+        if not self.solved:
+            return None
+        if i in lp.where:
+            return round(lp.values[lp.where[i]])
+        options = self.choices.get(i)
+        if options is None or any(v not in lp.where for v, _ in options[0][1]):
+            return None
+        at = {v: lp.values[lp.where[v]] for v, _ in options[0][1]}
+        return min(options, key=lambda o: sum((at[v] - c) ** 2 for v, c in o[1]))[0]
 
     def fractional(self, D: list[Dom], idxs: list[int]) -> int:
         """The position in ``idxs`` of the first open variable the last LP optimum puts between
@@ -892,7 +904,11 @@ def _hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return half(pts)[:-1] + half(pts[::-1])[:-1]
 
 
-def hulls(model: Model, D: list[Dom], off: list[int]) -> list[Linear]:
+Choices = dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]]
+"""``x -> [(c, ((v, value of v when x == c), ...)), ...]``: each value of ``x`` as a point."""
+
+
+def hulls(model: Model, D: list[Dom], off: list[int], choices: Choices) -> list[Linear]:
     """Implied rows, for an LP only, of two ``element`` over fixed cells and one index, ``s[x]
     == p`` and ``t[x] == q``: the facets of the convex hull of the points ``(s[c], t[c])``
     (a multiple-choice knapsack's weight and value of each item's choice)."""
@@ -907,11 +923,13 @@ def hulls(model: Model, D: list[Dom], off: list[int]) -> list[Linear]:
         if all(k >= 0 and fixed(D[k]) for k in cells):
             tables.setdefault(e.i, []).append((e.v, [int(low(D[k], off[k])) for k in cells]))
     found = []
-    for outputs in tables.values():
+    for x, outputs in tables.items():
         for (p, s), (q, t) in combinations(outputs, 2):
             corners = _hull(list(zip(s, t)))
             if p == q or len(corners) < 2:
                 continue
+            values = Domain(D[x], off[x])
+            choices[x] = [(c, ((p, a), (q, b))) for c, a, b in zip(values, s, t, strict=True)]
             for (x1, y1), (x2, y2) in zip(corners, corners[1:] + corners[:1]):
                 a, b = y2 - y1, x1 - x2  # inside on the left: a * p + b * q + k <= 0
                 k = -(a * x1 + b * y1)
@@ -1023,7 +1041,8 @@ def _rows(
     """
     rows = [p for p in linear_rows(model) if p is not defining and p.op in ("<=", "==")]
     own = [p for p in rows if sum(i in cost for i in p.vars) >= 2]
-    rows += channels(model, D, off) + hulls(model, D, off)
+    choices: Choices = {}
+    rows += channels(model, D, off) + hulls(model, D, off, choices)
     holding: dict[int, list[int]] = {}  # each variable's rows, by position
     for k, p in enumerate(rows):
         for i in p.vars:
@@ -1042,7 +1061,10 @@ def _rows(
         return _halves(own, cost), None
     taken = _halves([rows[k] for k in sorted(linked)], cost)
     lp = _tighter(taken, _halves(own, cost), D, off)
-    return (taken, lp) if lp is not None else (_halves(own, cost), None)
+    if lp is None:
+        return _halves(own, cost), None
+    lp.choices = choices
+    return taken, lp
 
 
 def _halves(rows: list[Linear], cost: dict[int, int]) -> list[KnapsackBound]:
