@@ -844,24 +844,38 @@ def linear_rows(model: Model) -> list[Linear]:
     ]
 
 
-def channels(model: Model, D: list[Dom], off: list[int]) -> list[Linear]:
+def _tables(model: Model, D: list[Dom], off: list[int]) -> dict[int, list[tuple[int, list[int]]]]:
+    """For each index ``x`` of an ``element`` ``t[x] == v`` whose cells at ``x``'s values are
+    fixed: ``(v, [t[c] for each value c of x])``, the values in increasing order."""
+    from .globals import ElementProp
+
+    tables: dict[int, list[tuple[int, list[int]]]] = {}
+    for e in model.posted(ElementProp):
+        d = D[e.i]
+        if type(d) is not int or e.v == e.i:
+            continue
+        cells = [e.xs[c] if 0 <= c < len(e.xs) else -1 for c in Domain(d, off[e.i])]
+        if all(k >= 0 and fixed(D[k]) for k in cells):
+            tables.setdefault(e.i, []).append((e.v, [int(low(D[k], off[k])) for k in cells]))
+    return tables
+
+
+def channels(
+    model: Model, D: list[Dom], off: list[int], tables: dict[int, list[tuple[int, list[int]]]]
+) -> list[Linear]:
     """Implied rows, for an LP only, of each variable ``x`` whose every value ``c`` has a test
     ``b_c == (x == c)`` (a bin packing's loads by each item's bin): ``sum(b_c) == 1``, and
-    ``sum(t[c] * b_c) == v`` for an ``element`` ``t[x] == v`` over fixed cells ``t`` (a
+    ``sum(t[c] * b_c) == v`` for an ``element`` ``t[x] == v`` of :func:`_tables` (a
     warehouse's cost of serving a customer, its loads by such tests).
 
     (``sum(c * b_c) == x`` is left out: it ties ``x`` into the LP, whose branching then took
     ``x`` first, and a bin packing of 18 items took 0.03 s to 0.1-1 s.)"""
     from .arith import ReifiedValue
-    from .globals import ElementProp
 
     tests: dict[int, dict[int, int]] = {}
     for p in model.posted(ReifiedValue):
         if p.same == 1:
             tests.setdefault(p.x, {}).setdefault(p.c, p.b)
-    elements: dict[int, list[ElementProp]] = {}
-    for e in model.posted(ElementProp):
-        elements.setdefault(e.i, []).append(e)
     found = []
     for x, by_value in tests.items():
         d = D[x]
@@ -871,11 +885,9 @@ def channels(model: Model, D: list[Dom], off: list[int]) -> list[Linear]:
         if not all(v in by_value for v in values):
             continue
         found.append(Linear(tuple((by_value[v], 1) for v in values), -1, "=="))
-        for e in elements.get(x, ()):
-            cells = [e.xs[v] if 0 <= v < len(e.xs) else -1 for v in values]
-            if e.v != x and all(k >= 0 and fixed(D[k]) for k in cells):
-                terms = [(by_value[v], int(low(D[k], off[k]))) for v, k in zip(values, cells)]
-                found.append(Linear(((e.v, -1), *((b, t) for b, t in terms if t)), 0, "=="))
+        for v, cells in tables.get(x, ()):
+            terms = ((by_value[c], t) for c, t in zip(values, cells, strict=True) if t)
+            found.append(Linear(((v, -1), *terms), 0, "=="))
     return found
 
 
@@ -908,20 +920,13 @@ Choices = dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]]
 """``x -> [(c, ((v, value of v when x == c), ...)), ...]``: each value of ``x`` as a point."""
 
 
-def hulls(model: Model, D: list[Dom], off: list[int], choices: Choices) -> list[Linear]:
-    """Implied rows, for an LP only, of two ``element`` over fixed cells and one index, ``s[x]
+def hulls(
+    tables: dict[int, list[tuple[int, list[int]]]], D: list[Dom], off: list[int], choices: Choices
+) -> list[Linear]:
+    """Implied rows, for an LP only, of two ``element`` of :func:`_tables` over one index, ``s[x]
     == p`` and ``t[x] == q``: the facets of the convex hull of the points ``(s[c], t[c])``
-    (a multiple-choice knapsack's weight and value of each item's choice)."""
-    from .globals import ElementProp
-
-    tables: dict[int, list[tuple[int, list[int]]]] = {}
-    for e in model.posted(ElementProp):
-        d = D[e.i]
-        if type(d) is not int or e.v == e.i:
-            continue
-        cells = [e.xs[c] if 0 <= c < len(e.xs) else -1 for c in Domain(d, off[e.i])]
-        if all(k >= 0 and fixed(D[k]) for k in cells):
-            tables.setdefault(e.i, []).append((e.v, [int(low(D[k], off[k])) for k in cells]))
+    (a multiple-choice knapsack's weight and value of each item's choice). ``choices`` gets
+    each value ``c`` of such an ``x`` as its point (the last pair's, if ``x`` has more)."""
     found = []
     for x, outputs in tables.items():
         for (p, s), (q, t) in combinations(outputs, 2):
@@ -1042,7 +1047,8 @@ def _rows(
     rows = [p for p in linear_rows(model) if p is not defining and p.op in ("<=", "==")]
     own = [p for p in rows if sum(i in cost for i in p.vars) >= 2]
     choices: Choices = {}
-    rows += channels(model, D, off) + hulls(model, D, off, choices)
+    tables = _tables(model, D, off)
+    rows += channels(model, D, off, tables) + hulls(tables, D, off, choices)
     holding: dict[int, list[int]] = {}  # each variable's rows, by position
     for k, p in enumerate(rows):
         for i in p.vars:
