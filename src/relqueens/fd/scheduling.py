@@ -484,41 +484,44 @@ class CumulativeProp(Propagator):
         are posted (cheap propagators, run before this one: it would find nothing to do)."""
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
-        xs, dur = (self.vars, self.dur) if self.busy is None else (self.busy, self.busy_dur)
+        xs = self.vars if self.busy is None else self.busy
         est, lst = start_bounds(D, off, xs)  # a unary resource leaves the tasks taking no time
-        if (
-            self.followers is not None
-        ):  # a task lasts until the nearest task that may still follow it
-            dur = tuple(
-                next((g for g, t in after if e + g <= lst[t]), d)
-                for e, d, after in zip(est, dur, self.followers, strict=True)
-            )
         key = (*est, *lst)
         found = self.seen.get(key)
         if found is None:
             if len(self.seen) >= SEEN:
                 self.seen.clear()
-            found = self.seen[key] = self.bounds(est, lst, dur)
+            found = self.seen[key] = self.bounds(est, lst)
         if not found:
             return False
         up, down = found
-        for x, e, s, lo, back, d in zip(xs, est, lst, up, down, dur, strict=True):
-            hi = -back - d
+        for x, e, s, lo, hi in zip(xs, est, lst, up, down, strict=True):
             if (lo != e or hi != s) and (
                 lo > hi or not narrow(D, queue, x, keep_le(keep_ge(D[x], off[x], lo), off[x], hi))
             ):
                 return False
         return True
 
-    def bounds(
-        self, est: list[int], lst: list[int], dur: Sequence[int]
-    ) -> tuple[list[int], list[int]] | tuple[()]:
-        """The new earliest starts and the new latest ends (negated), or ``()`` if the tasks cannot fit."""
+    def lengths(self, est: list[int], lst: list[int]) -> Sequence[int]:
+        """The tasks' durations at these start bounds: on a unary resource with gaps, a task
+        lasts until the nearest task that may still follow it."""
+        if self.busy is None:
+            return self.dur
+        if self.followers is None:
+            return self.busy_dur
+        return [
+            next((g for g, t in after if e + g <= lst[t]), d)
+            for e, d, after in zip(est, self.busy_dur, self.followers, strict=True)
+        ]
+
+    def bounds(self, est: list[int], lst: list[int]) -> tuple[list[int], list[int]] | tuple[()]:
+        """The new earliest and latest starts, or ``()`` if the tasks cannot fit."""
+        dur = self.lengths(est, lst)
         if self.busy is None:
             if overloaded(est, lst, dur, self.height, self.limit):
                 return ()
             up = time_table(est, lst, dur, self.height, self.limit)
-            down = time_table(  # the same, with time running backwards
+            down = time_table(  # the same, with time running backwards: latest ends, negated
                 [-s - d for s, d in zip(lst, dur, strict=True)],
                 [-e - d for e, d in zip(est, dur, strict=True)],
                 dur,
@@ -537,7 +540,9 @@ class CumulativeProp(Propagator):
             up, down = est[:], [-c for c in lct]
             for t, a, b in zip(live, new, back, strict=True):
                 up[t], down[t] = a, b
-        return () if up is None or down is None else (up, down)
+        if up is None or down is None:
+            return ()
+        return up, [-back - d for back, d in zip(down, dur, strict=True)]
 
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
         return False
