@@ -21,6 +21,11 @@ relaxation drops some of the problem to solve the rest exactly:
   gets its bins bounded by the items' total (14 items: over 20 s to 0.012 s).
   Two ``element`` over one index and fixed cells add the facets of the
   hull of their cells' points (:func:`hulls`: a multiple-choice knapsack).
+* :class:`~relqueens.fd.choices.ChoiceTable`: a ``<=`` row and the objective
+  whose terms ``element`` ties to shared indices (each index picks a weight
+  and a profit: a multiple-choice knapsack), solved by dynamic programming
+  over the room left, one class per index; where no other row holds its
+  variables, it replaces their LP (30 items of 5 options: 0.72-0.88 s to 0.025 s).
 * :class:`AssignmentBound`: terms ``c_t * y_t`` with ``y_t = row_t[s_t]``
   (``element``) and the ``s_t`` all different (``all_distinct``, ``distinct``,
   ``circuit``): the cheapest assignment of distinct values (the Hungarian
@@ -48,6 +53,7 @@ from itertools import combinations
 from math import ceil, floor, gcd
 from typing import TYPE_CHECKING, TypeAlias
 
+from .choices import ChoiceTable, choice_table
 from .domain import Dom, Domain
 from .knapsack import TableBound, exact
 from .propagators import EqOffset, Linear, fixed, high, keep_ge, keep_le, low, narrow
@@ -1102,6 +1108,17 @@ def _tighter(
     return lp if more is INFEASIBLE or (less is not INFEASIBLE and more > less) else None
 
 
+def _variables(r: Relaxation) -> set[int]:
+    """The variables relaxation ``r`` reads (all of an LP's; none known of the others)."""
+    if type(r) is LagrangianBound:
+        return set(r.ids)
+    if type(r) is Deferred:
+        r = r.lp
+    if type(r) is KnapsackBound:
+        return r.weight.keys() | r.cost.keys()
+    return {-1}
+
+
 def _bounded(knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> bool:
     """Whether every variable of ``knapsacks`` has finite bounds in ``D`` (an LP needs them)."""
     return all(
@@ -1114,9 +1131,7 @@ def _bounded(knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> bo
 LP_BOUNDS = (KnapsackBound, Deferred, LagrangianBound)
 """The relaxations with an LP optimum to round (``rounded()``) and a ``cost``."""
 
-Relaxation: TypeAlias = (
-    "TableBound | KnapsackBound | Deferred | LagrangianBound | AssignmentBound | OneTreeBound"
-)
+Relaxation: TypeAlias = "ChoiceTable | TableBound | KnapsackBound | Deferred | LagrangianBound | AssignmentBound | OneTreeBound"
 
 
 def relaxations(
@@ -1147,6 +1162,14 @@ def relaxations(
         lettered = [kb for kb in knapsacks if any(kb.weight.keys() <= g for g in groups)]
         rest = [kb for kb in knapsacks if not any(kb is other for other in lettered)]
         found = [*exact(rest, D, off), *lettered]
+    posted = [p for p in linear_rows(model) if p is not defining]
+    choice = choice_table(posted, cost, _tables(model, D, off), D, off)
+    if choice is not None:
+        table, row = choice
+        if [p for p in posted if p.op != "!=" and table.covered.intersection(p.vars)] == [row]:
+            # no other row holds the table's variables: an LP over them sees less than it does
+            found = [r for r in found if not _variables(r) <= table.covered]
+        found.insert(0, table)
     tour = _one_tree(model, cost)
     if tour is not None:
         found.append(tour)
