@@ -401,3 +401,33 @@ def test_constraints_grouped_by_fd_eq_join_their_neighbours_in_one_posting():
     (joined,) = goals_of(goals, True)
     assert type(joined) is Post and len(joined.constraints) == 4
     assert run_all((x, y, z), *goals) == ((0, 1, 3), (0, 2, 3), (1, 2, 3))
+
+
+def test_gathering_answers_pauses_the_garbage_collector_and_restarts_it():
+    """``run(0, ...)`` and ``run(n, ...)`` gather their answers with the cyclic collector
+    paused, and turn it back on after, even when a goal raises; a collector the caller
+    turned off stays off; a lazy run leaves it alone."""
+    import gc
+
+    q, seen = var(), []
+
+    def watch(S):
+        seen.append(gc.isenabled())
+        yield S
+
+    def fail_loudly(S):
+        raise RuntimeError("from inside the query")
+        yield S
+
+    assert run(0, q, eq(q, 1), watch) == (1,) and seen == [False] and gc.isenabled()
+    assert run(1, q, eq(q, 2), watch) == (2,) and seen[-1] is False and gc.isenabled()
+    assert next(run(None, q, eq(q, 3), watch)) == 3 and seen[-1] is True
+    with pytest.raises(RuntimeError, match="from inside"):
+        run(0, q, fail_loudly)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        run(0, q, eq(q, 4), watch)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

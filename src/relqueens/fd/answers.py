@@ -270,7 +270,13 @@ def run(
     >>> run(2, x, fd.in_(x, fd.interval(0, 9)))
     (0, 1)
     """
-    finish = _residual_answer if residual else partial(labeled, trace=trace)
+    finish = (
+        _residual_answer
+        if residual
+        else labeled
+        if trace is None
+        else partial(labeled, trace=trace)
+    )
     return logic_run(n, q, *goals, finish=finish, timeout=timeout, max_nodes=max_nodes)
 
 

@@ -55,10 +55,9 @@ ORDER = ("up", "down", "mid")
 BRANCHING = ("enum", "step", "bisect")
 
 
-def _node(D: list[Dom], k: int, d: Dom, tid: int | None, path: Path | None) -> list[Any]:
-    """A search-stack entry: domains, the chosen variable's position, values left, centre, trace id, path, first?"""
-    centre = ((d & -d).bit_length() + d.bit_length() - 2) // 2 if type(d) is int else None
-    return [D, k, d, centre, tid, path, True]
+def _centre(d: Dom) -> int | None:
+    """The middle bit position of a bitset's range (``mid`` order's first value), else ``None``."""
+    return ((d & -d).bit_length() + d.bit_length() - 2) // 2 if type(d) is int else None
 
 
 def _wide_piece(rest: Wide, first: bool, order: str, branching: str) -> tuple[Wide, Dom]:
@@ -327,7 +326,10 @@ def search(
             f"order 'mid' cannot label {model.vars[i]}: its domain {D0[i]} is kept as bounds "
             "(too many values for middle-out order); use 'up' or 'down'"
         )
-    stack = [_node(D0[:], k, D0[idxs[k]], tid, None)]
+    # a node: domains, the chosen variable's position, values left, centre (mid order), trace
+    # id, path, first?
+    d = D0[idxs[k]]
+    stack = [[D0[:], k, d, _centre(d) if mid else None, tid, None, True]]
     bit: Dom
     while stack:
         if budget is not None:
@@ -382,7 +384,8 @@ def search(
             if stride > 1:
                 depth = 1 if path is None else path[4] + 1
                 path = (path, i, bit, D[:] if depth % stride == 0 else None, depth)
-            stack.append(_node(D, k, D[idxs[k]], tid, path))
+            d = D[idxs[k]]
+            stack.append([D, k, d, _centre(d) if mid else None, tid, path, True])
             continue
         found = D if accept is None else accept(D)
         if found is False:
@@ -416,9 +419,9 @@ def free_vars(S: State, store: FDStore) -> list[tuple[int, object]]:
     return out
 
 
-Plan: TypeAlias = "tuple[type | None, Callable[[list[Dom]], list[int]], list[tuple[int, Any]]]"
-"""A reified term's shape (its list or tuple type, ``None`` for a lone item), what reads the
-values of its variables from a solution's domains, and its constants with their positions."""
+Plan: TypeAlias = "Callable[[list[Dom]], Any]"
+"""What makes a reified term from a solution's domains: its variables' values read from them,
+its constants in their places, as its list, tuple or lone item."""
 
 
 class Solutions:
@@ -498,7 +501,7 @@ class Solutions:
                 break
         else:
             if idxs:  # else nothing to read from the domains
-                plan = (t if many else None, self.reader(idxs), consts)
+                plan = _shaped(self.reader(idxs), t if many else None, consts)
         self.plans[id(q)] = (q, plan)
         return plan
 
@@ -511,7 +514,31 @@ class Solutions:
             ]
         get = itemgetter(*idxs) if len(idxs) > 1 else lambda D, i=idxs[0]: (D[i],)
         low = [off[i] - 1 for i in idxs]  # a fixed bitset's value: its offset - 1 + its length
+        if low.count(low[0]) == len(low):  # one offset (one domain for all): one constant
+            c = low[0]
+            return lambda D: [c + d.bit_length() for d in get(D)]
         return lambda D: list(map(add, low, map(int.bit_length, get(D))))
+
+
+def _shaped(
+    read: Callable[[list[Dom]], list[int]], shape: type | None, consts: list[tuple[int, Any]]
+) -> Plan:
+    """``read``'s values as a term of ``shape`` (list, tuple, or ``None``: the lone item), with
+    ``consts`` inserted at their positions."""
+    if consts:
+
+        def filled(D: list[Dom]) -> list[Any]:
+            out: list[Any] = read(D)
+            for pos, c in consts:
+                out.insert(pos, c)
+            return out
+
+        return _shaped(filled, shape, [])
+    if shape is list:
+        return read
+    if shape is tuple:
+        return lambda D: tuple(read(D))
+    return lambda D: read(D)[0]
 
 
 class SolvedState(State):
@@ -521,10 +548,13 @@ class SolvedState(State):
     straight from the domains, and no substitution is built.
     """
 
+    _data: Subst | None = None
+    """The substitution once made (until then, the class's ``None``: one attribute less to set)."""
+    _stores: dict[Any, Any] | None = None
+    """The stores once made (as above)."""
+
     def __init__(self, solutions: Solutions, D: list[Dom]) -> None:
         self.solutions, self.D, self.refs = solutions, D, 1
-        self._data: Subst | None = None
-        self._stores: dict[Any, Any] | None = None
 
     @property
     def data(self) -> Subst:
@@ -554,11 +584,7 @@ class SolvedState(State):
         plan = self.solutions.plan(q) if self._data is None else None
         if plan is None:
             return False, None
-        t, read, consts = plan
-        out = read(self.D if self._stores is None else self._stores[FDStore].D)
-        for pos, c in consts:
-            out.insert(pos, c)
-        return True, (out[0] if t is None else out if t is list else tuple(out))
+        return True, plan(self.D if self._stores is None else self._stores[FDStore].D)
 
 
 def check_finite(store: FDStore, i: int, v: object) -> None:

@@ -198,8 +198,10 @@ def fixpoint(
         model.hot
     )
     wide_steps = steps = 0
-    later: dict[Woken, int] = {}  # slow propagators woken, run once the cheap ones are done
-    batch: dict[Woken, int] = {}  # batched propagators woken, run once the variable queue is empty
+    # slow propagators woken, run once the cheap ones are done; batched ones, run once the
+    # variable queue is empty (each made when first needed: most calls need neither)
+    later: dict[Woken, int] | None = None
+    batch: dict[Woken, int] | None = None
     while True:
         if not queue:
             if batch:
@@ -251,6 +253,8 @@ def fixpoint(
                         if not p.propagate(D, off, queue, i):
                             return False
                     for p in slowwatch[i]:
+                        if later is None:
+                            later = {}
                         later[p] = i
                     continue
                 a = off[i] + b
@@ -308,10 +312,14 @@ def fixpoint(
                 return False
         for p in boundwatch[i]:
             if p.batched:
+                if batch is None:
+                    batch = {}
                 batch[p] = i
             elif not p.propagate(D, off, queue, i):
                 return False
         for p in slowwatch[i]:
+            if later is None:
+                later = {}
             later[p] = i
 
 

@@ -11,6 +11,7 @@ builds on it to label the FD variables an answer leaves open.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
@@ -33,12 +34,24 @@ def check_n(n: object) -> None:
 
 
 def take(n: int | None, answers: Iterator[Any]) -> tuple[Any, ...] | Iterator[Any]:
-    """``n`` answers as kanren's ``run`` returns them: all (0), a lazy iterator (None) or up to n."""
+    """``n`` answers as kanren's ``run`` returns them: all (0), a lazy iterator (None) or up to n.
+
+    The cyclic garbage collector waits while the answers are gathered: it
+    would scan the answers kept so far again and again (the 531,444
+    4-colourings of a 12-cycle: 2.3 s to 1.8 s). A search leaves no cycles
+    node by node (what a query leaves, its model leaves once), so none pile
+    up meanwhile.
+    """
     if n is None:
         return answers
-    if n == 0:
-        return tuple(answers)
-    return tuple(islice(answers, n))
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return tuple(answers) if n == 0 else tuple(islice(answers, n))
+    finally:
+        if paused:
+            gc.enable()
 
 
 def states(*goals: Any) -> Iterator[State]:
