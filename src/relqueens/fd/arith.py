@@ -427,6 +427,69 @@ class Function(Propagator):
         return True
 
 
+class AtLeastApart(Propagator):
+    """``abs(x - y + k) >= m`` (``m >= 1``) over bitsets, domain consistent (SWI's ``absdiff_geq``).
+
+    A value ``v`` of ``x`` has a partner in ``y`` exactly when ``y`` reaches
+    ``v + k - m`` from below or ``v + k + m`` from above, so ``y``'s bounds
+    decide it: ``x`` keeps its values up to ``high(y) - k - m`` and from
+    ``low(y) - k + m`` on, and ``y`` the mirror image, two masks, where the
+    difference and its absolute value as variables of their own took three
+    propagators a change (all-interval-like counts: 1.8x SWI's time).
+    Woken by bounds.
+
+    >>> D, queue = [0b1111111, 0b1000], set()          # x in 0..6, y == 3
+    >>> AtLeastApart(0, 1, 0, 2).propagate(D, [0, 0], queue, 1), bin(D[0])
+    (True, '0b1100011')
+    """
+
+    __slots__ = ("k", "m", "x", "y")
+    on_bounds = True
+
+    def __init__(self, x: int, y: int, k: int, m: int, source: object = None) -> None:
+        self.x, self.y, self.k, self.m, self.vars, self.source = x, y, k, m, (x, y), source
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        x, y, k, m = self.x, self.y, self.k, self.m
+        dx: int = D[x]  # bitsets: checked when posted
+        dy: int = D[y]
+        ox, oy = off[x], off[y]
+        ly, hy = oy + (dy & -dy).bit_length() - 1, oy + dy.bit_length() - 1
+        nx = dx & _outside(ox, hy - k - m, ly - k + m)
+        if not nx:
+            return False
+        lx, hx = ox + (nx & -nx).bit_length() - 1, ox + nx.bit_length() - 1
+        ny = dy & _outside(oy, hx + k - m, lx + k + m)
+        if not ny:
+            return False
+        if nx != dx:
+            D[x] = nx
+            queue.add(x)
+        if ny != dy:
+            D[y] = ny
+            queue.add(y)
+        return True
+
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
+        x, y, k, m = self.x, self.y, self.k, self.m
+        lx, hx, ly, hy = (
+            low(D[x], off[x]),
+            high(D[x], off[x]),
+            low(D[y], off[y]),
+            high(D[y], off[y]),
+        )
+        return hx - ly + k <= -m or lx - hy + k >= m
+
+
+def _outside(o: int, below: int, above: int) -> int:
+    """The bits (offset ``o``) of the values up to ``below`` or from ``above`` on, as a mask
+    (-1: all, where the two runs meet)."""
+    if above <= below + 1:
+        return -1
+    low_run = (1 << (below - o + 1)) - 1 if below >= o else 0
+    return low_run | (-1 << (above - o) if above > o else -1)
+
+
 class Reified(Propagator):
     """``b == 1`` iff ``sum(a * x) + k  op  0`` (``op`` in ``==``, ``!=``, ``<=``), ``b`` in 0..1.
 

@@ -20,7 +20,7 @@ from unification import Var
 
 from ..logic.search import STEP, Goal
 from ..logic.state import State, Subst, isvar, unify_state, walk
-from .arith import Function, Reified, ReifiedValue, function_range
+from .arith import AtLeastApart, Function, Reified, ReifiedValue, function_range
 from .differences import difference_sums
 from .domain import Dom, Domain, Wide, bounded, interval
 from .propagators import (
@@ -380,8 +380,10 @@ class Posting:
             split = self.abs_difference_ne(c)
             if split is not None:
                 return split
-        elif c.op == ">=" or c.op == ">":
-            either = self.either_order(c)
+        elif c.op != "==":
+            either = self.either_order(c) if c.op in (">=", ">") else None
+            if either is None:
+                either = self.abs_difference_ge(c)
             if either is not None:
                 return either
         return self.post_linear(c.lhs - c.rhs, c.op, c)
@@ -440,6 +442,35 @@ class Posting:
         the difference and its absolute value. ``None`` for any other shape.
         """
         expr = c.lhs - c.rhs
+        found = self.abs_difference(expr)
+        if found is None:
+            return None
+        i, j, k, a = found
+        m = -a * expr.const  # abs(x - y + k) != m
+        if m < 0:
+            return True
+        return self.binary(i, j, m - k, "!=", c) and (m == 0 or self.binary(i, j, -m - k, "!=", c))
+
+    def abs_difference_ge(self, c: Relation) -> bool | None:
+        """``abs(x - y + k) >= m`` (``>``, or the other way round with ``<=``, ``<``) as one
+        :class:`~relqueens.fd.arith.AtLeastApart`, over bitsets (SWI's ``absdiff_geq``),
+        instead of hidden variables for the difference and its absolute value. ``None`` for
+        any other shape."""
+        negate, extra, _ = _NORMAL[c.op]
+        expr = c.rhs - c.lhs if negate else c.lhs - c.rhs  # expr + extra <= 0
+        found = self.abs_difference(expr)
+        if found is None or found[3] != -1:
+            return None
+        i, j, k, _ = found
+        D = self.store.D
+        if type(D[i]) is not int or type(D[j]) is not int:
+            return None
+        m = expr.const + extra  # abs(x - y + k) >= m
+        return m <= 0 or self.attach(AtLeastApart(i, j, k, m, c))
+
+    def abs_difference(self, expr: Lin) -> tuple[int, int, int, int] | None:
+        """``(i, j, k, a)`` when ``expr`` is ``a * abs(x_i - x_j + k)`` plus a constant, ``a`` 1
+        or -1 and ``x_i``, ``x_j`` two FD variables; else ``None``."""
         if len(expr.terms) != 1:
             return None
         ((atom, a),) = expr.terms.items()
@@ -453,10 +484,7 @@ class Posting:
         i, j = index.get(walk(x, self.s)), index.get(walk(y, self.s))
         if i is None or j is None or i == j:
             return None
-        m, k = -a * expr.const, inner.const  # abs(x - y + k) != m
-        if m < 0:
-            return True
-        return self.binary(i, j, m - k, "!=", c) and (m == 0 or self.binary(i, j, -m - k, "!=", c))
+        return i, j, inner.const, a
 
     def post_in(self, c: InDomain) -> bool:
         for v in c.vars:

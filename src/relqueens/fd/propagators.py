@@ -529,6 +529,7 @@ class Linear(Propagator):
         terms, both = self.terms, self.op == "=="
         least = most = self.k
         spans = []
+        widest = 0
         for j, a in terms:
             d, o = D[j], off[j]
             if type(d) is int:
@@ -544,8 +545,12 @@ class Linear(Propagator):
             spans.append((lo, hi))
             least += lo
             most += hi
+            if hi - lo > widest:
+                widest = hi - lo
         if least > 0 or (both and most < 0):
             return False
+        if widest <= -least and (not both or widest <= most):
+            return True  # every term fits within what the others leave: nothing to narrow
         nd: Dom
         for (j, a), (lo, hi) in zip(terms, spans):
             up = lo - least  # a * x_j may be at most this
