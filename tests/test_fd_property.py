@@ -1326,6 +1326,47 @@ def test_reified_comparisons_with_a_value_equal_brute_force(model):
 
 
 @st.composite
+def bound_reif_models(draw):
+    """Reifications ``b == (a * x op c)`` of one variable and an order (``<``, ``<=``, ``>``,
+    ``>=``), into a variable, by ``fd.reify`` or as a term of a sum, with a few plain
+    constraints; the domains first (the bitset case) or anywhere."""
+    n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
+    idx = st.integers(0, n - 1)
+    reifs = tagged_items(
+        draw,
+        "rb",
+        st.sampled_from(["b==", "fd.reify", "sum"]),
+        idx,
+        idx,
+        st.sampled_from([1, 1, -1, 2, -3]),
+        st.sampled_from(["<", "<=", ">", ">="]),
+        st.integers(-5, 5),
+    )
+    if draw(st.booleans()):
+        rest = shuffled(draw, reifs + constraints + common_items([], pins))
+        return n, domains, common_items(domains, []) + rest
+    return n, domains, shuffled(draw, reifs + constraints + common_items(domains, pins))
+
+
+def build_bound_reif(item, vs):
+    if item[0] != "rb":
+        return build_plain(item, vs)
+    _, how, b, x, a, op, c = item
+    rel = RELATE[op](a * vs[x], c)
+    holds = lambda v: int(OPS[op](a * v[x], c))
+    if how == "sum":  # the test as a 0/1 term: b == rel + 0
+        return fd.sum([rel], "==", vs[b]), lambda v: v[b] == holds(v)
+    goal = vs[b] == rel if how == "b==" else fd.reify(rel, vs[b])
+    return goal, lambda v: v[b] == holds(v)
+
+
+@SETTINGS
+@given(bound_reif_models())
+def test_reified_orders_with_a_value_equal_brute_force(model):
+    agrees_with_brute_force(model, build_bound_reif)
+
+
+@st.composite
 def abs_difference_ne_models(draw):
     """``abs(x - y + k) != m`` (or ``m != abs(...)``), ``x`` and ``y`` possibly one variable,
     with a few plain constraints, in any order."""

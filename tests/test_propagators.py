@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from relqueens import eq, fd, run, run_all, vars
 from relqueens.fd import Domain, interval
-from relqueens.fd.arith import AtLeastApart
+from relqueens.fd.arith import AtLeastApart, ReifiedBound
 from relqueens.fd.propagators import BoolLinear, EqOffset, LeOffset, Linear, Times
 
 
@@ -544,3 +544,49 @@ def test_abs_difference_at_least_as_brute_force_in_any_goal_order(case):
     assert ok
     assert list(Domain(D[0], off[0])) == sorted({a for a, _ in pairs})
     assert list(Domain(D[1], off[1])) == sorted({b for _, b in pairs})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sets(st.integers(-4, 6), min_size=1, max_size=8),
+    st.sampled_from([0b01, 0b10, 0b11]),
+    st.integers(-5, 7),
+    st.booleans(),
+)
+def test_a_reified_order_with_a_value_is_bounds_consistent(xs, db, c, at_most):
+    """``b == (x <= c)`` (or ``x > c``) alone: ``b`` fixed keeps exactly the values of ``x`` on
+    its side; ``b`` open is fixed exactly when every value of ``x`` is on one side."""
+    off = [min(xs), 0]
+    D, queue = [sum(1 << (v - off[0]) for v in xs), db], {0, 1}
+    p, ok = ReifiedBound(0, c, 1, at_most), True
+    while ok and queue:
+        ok = p.propagate(D, off, queue, queue.pop())
+    side = {
+        True: {v for v in xs if (v <= c) == at_most},
+        False: {v for v in xs if (v <= c) != at_most},
+    }
+    allowed = {b: side[bool(b)] for b in (0, 1) if db >> b & 1}  # b's values, each x's side
+    kept = {b: vs for b, vs in allowed.items() if vs}
+    if not kept:
+        assert not ok
+        return
+    assert ok
+    assert sorted(b for b in (0, 1) if D[1] >> b & 1) == sorted(kept)
+    assert set(Domain(D[0], off[0])) == set().union(*kept.values())
+
+
+@pytest.mark.parametrize("a", [1, -1, 2, -2, 3, -3])
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">="])
+def test_a_reified_order_of_a_multiple_keeps_exactly_the_values_on_its_side(a, op):
+    """``b == (a * x op c)`` for every ``c`` in -7..7, ``x`` in -4..4: the answers, and ``b``
+    decided by the bounds of ``x`` alone, are brute force's (the side's bound rounded the
+    right way for each sign of ``a``)."""
+    compare = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}[op]
+    relate = {"<": fd.lt, "<=": fd.le, ">": fd.gt, ">=": fd.ge}[op]
+    for c in range(-7, 8):
+        x, b = vars(2)
+        goals = [fd.in_(x, interval(-4, 4)), b == relate(a * x, c)]
+        expected = [(v, int(compare(a * v, c))) for v in range(-4, 5)]
+        assert sorted(run_all((x, b), *goals)) == expected
+        for v in range(-4, 5):  # x fixed first: b follows without labeling
+            assert run_all(b, eq(x, v), *goals, fd.label([])) == (int(compare(a * v, c)),)

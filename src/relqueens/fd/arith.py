@@ -559,6 +559,65 @@ class Reified(Propagator):
         return self.enforce[off[self.b] + db.bit_length() - 1].entailed(D, off)
 
 
+class ReifiedBound(Propagator):
+    """``b == (x <= c)`` (or ``b == (x > c)`` when ``at_most`` is false), ``b`` in 0..1, bounds
+    consistent: ``b`` fixed keeps ``x`` on its side of ``c``; ``b`` open is fixed once the bounds
+    of ``x`` decide. Woken by bounds. Where :class:`Reified` walked a sum of one term and
+    enforced it by another (counting the choices with three of nine values over 2: 2.3 s to
+    2.0 s).
+
+    >>> D, queue = [0b11111, 0b11], set()               # x in 0..4, b in 0..1: b == (x <= 1)
+    >>> ReifiedBound(0, 1, 1, True).propagate(D, [0, 0], queue, 0), D   # b open: undecided
+    (True, [31, 3])
+    >>> D[1] = 0b01; ReifiedBound(0, 1, 1, True).propagate(D, [0, 0], queue, 1), bin(D[0])
+    (True, '0b11100')
+    """
+
+    __slots__ = ("b", "c", "same", "x")
+    on_bounds = True
+
+    def __init__(self, x: int, c: int, b: int, at_most: bool, source: object = None) -> None:
+        self.x, self.c, self.b, self.source = x, c, b, source
+        self.same = int(at_most)
+        """The value of ``b`` that says ``x <= c``."""
+        self.vars = (x, b)
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        x, b, c = self.x, self.b, self.c
+        db, dx, ob, ox = D[b], D[x], off[b], off[x]
+        if type(dx) is not int:
+            lo, hi = dx.lo, dx.hi
+        else:
+            lo, hi = ox + (dx & -dx).bit_length() - 1, ox + dx.bit_length() - 1
+        if fixed(db):
+            if low(db, ob) == self.same:  # x <= c
+                if hi <= c:
+                    return True
+                if lo > c:
+                    return False
+                D[x] = keep_le(dx, ox, c)
+            else:  # x > c
+                if lo > c:
+                    return True
+                if hi <= c:
+                    return False
+                D[x] = keep_ge(dx, ox, c + 1)
+            queue.add(x)
+            return True
+        if hi <= c:
+            value = self.same
+        elif lo > c:
+            value = 1 - self.same
+        else:
+            return True
+        return narrow(D, queue, b, keep_ge(keep_le(db, ob, value), ob, value))
+
+    def entailed(self, D: list[Dom], off: list[int]) -> bool:
+        x, db = self.x, D[self.b]
+        lo, hi = low(D[x], off[x]), high(D[x], off[x])
+        return fixed(db) and (hi <= self.c if low(db, off[self.b]) == self.same else lo > self.c)
+
+
 class ReifiedValue(Propagator):
     """``b == (x == c)`` (or ``b == (x != c)`` when ``equal`` is false), ``b`` in 0..1, domain consistent.
 

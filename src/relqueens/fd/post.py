@@ -20,7 +20,14 @@ from unification import Var
 
 from ..logic.search import STEP, Goal
 from ..logic.state import State, Subst, isvar, unify_state, walk
-from .arith import AtLeastApart, Function, Reified, ReifiedValue, function_range
+from .arith import (
+    AtLeastApart,
+    Function,
+    Reified,
+    ReifiedBound,
+    ReifiedValue,
+    function_range,
+)
 from .differences import difference_sums
 from .domain import Dom, Domain, Wide, bounded, interval
 from .propagators import (
@@ -805,7 +812,11 @@ class Posting:
         if not items:
             truth = {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]
             return b if self.unary(b, 1, -int(truth), "==") else False
-        if len(items) == 1 and op != "<=":
+        if len(items) == 1 and op == "<=":  # a * x + k <= 0: x <= -k / a, or x > c
+            ((x, a),) = items.items()
+            c = -k // a if a > 0 else (k - 1) // -a  # x >= ceil(k / -a), so c = that - 1
+            return b if self.attach(ReifiedBound(x, c, b, a > 0, rel)) else False
+        if len(items) == 1:
             ((x, a),) = items.items()
             if k % a:  # a * x == -k has no integer solution
                 return b if self.unary(b, 1, -int(op == "!="), "==") else False
