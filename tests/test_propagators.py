@@ -1,5 +1,7 @@
 """Each propagator: narrowing, failure and entailment."""
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -590,3 +592,46 @@ def test_a_reified_order_of_a_multiple_keeps_exactly_the_values_on_its_side(a, o
         assert sorted(run_all((x, b), *goals)) == expected
         for v in range(-4, 5):  # x fixed first: b follows without labeling
             assert run_all(b, eq(x, v), *goals, fd.label([])) == (int(compare(a * v, c)),)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sets(st.integers(0, 12), min_size=1, max_size=6), min_size=3, max_size=3),
+    st.integers(-3, 4),
+    st.sampled_from([(0, 1, 2), (0, 0, 1), (0, 1, 0), (0, 0, 0)]),
+)
+def test_a_product_of_naturals_by_division_narrows_as_the_general_rule(sets, shift, roles):
+    """``x * y == z`` over bitsets with ``x``, ``y`` at least 0 (division inline), propagated to
+    its fixpoint, leaves what the general rule (corners and quotients, any domains) does,
+    whether ``x``, ``y`` and ``z`` are three variables or one shared; and the products that
+    remain are brute force's."""
+    n = max(roles) + 1
+    doms = [sorted(v + (shift if k == 2 else 0) for v in sets[k]) for k in range(n)]
+    off = [d[0] for d in doms]
+
+    def fixed_point(run):
+        D, queue, ok = (
+            [sum(1 << (v - o) for v in d) for d, o in zip(doms, off)],
+            set(range(n)),
+            True,
+        )
+        while ok and queue:
+            queue.pop()
+            ok = run(D, queue)
+        return ok and D
+
+    p = Times(*roles)
+    fast = fixed_point(lambda D, queue: p.propagate(D, off, queue, 0))
+    slow = fixed_point(lambda D, queue: p._general(D, off, queue))
+    assert fast == slow
+    triples = [
+        t
+        for t in itertools.product(*(doms[r] for r in roles))
+        if t[0] * t[1] == t[2]
+        and all(t[a] == t[b] for a in range(3) for b in range(3) if roles[a] == roles[b])
+    ]
+    if not triples:
+        return  # bounds reasoning need not see it
+    assert fast
+    for t in triples:
+        assert all(fast[r] >> (v - off[r]) & 1 for r, v in zip(roles, t))
