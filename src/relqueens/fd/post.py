@@ -383,19 +383,20 @@ class Posting:
                     if swap
                     else self.binary(x, y, c0 + shift, op, c)
                 )
+        expr = c.lhs - c.rhs
         if c.op == "!=":
-            split = self.abs_difference_ne(c)
+            split = self.abs_difference_ne(c, expr)
             if split is not None:
                 return split
         elif c.op != "==":
-            either = self.either_order(c) if c.op in (">=", ">") else None
+            either = self.either_order(c, expr) if c.op in (">=", ">") else None
             if either is None:
-                either = self.abs_difference_ge(c)
+                either = self.abs_difference_ge(c, expr)
             if either is not None:
                 return either
-        return self.post_linear(c.lhs - c.rhs, c.op, c)
+        return self.post_linear(expr, c.op, c)
 
-    def either_order(self, c: Relation) -> bool | None:
+    def either_order(self, c: Relation, expr: Lin) -> bool | None:
         """``(x + a <= y) | (y + b <= x)`` as one :class:`~relqueens.fd.scheduling.EitherOrder`.
 
         ``c`` is ``p | q`` (``(p) + (q) >= 1``) posted as a goal, ``p`` and
@@ -404,8 +405,7 @@ class Posting:
         variables the general path would give ``p`` and ``q``, so one
         propagator does without them. ``None`` for any other shape.
         """
-        extra = _NORMAL[c.op][1]
-        expr = c.lhs - c.rhs
+        extra = _NORMAL[c.op][1]  # expr: c.lhs - c.rhs
         if (
             extra - expr.const != 1
             or len(expr.terms) != 2
@@ -441,15 +441,14 @@ class Posting:
         x, y = walk(u, self.s), walk(v, self.s)
         return (x, y, expr.const + extra) if isvar(x) and isvar(y) else None
 
-    def abs_difference_ne(self, c: Relation) -> bool | None:
+    def abs_difference_ne(self, c: Relation, expr: Lin) -> bool | None:
         """``abs(x - y + k) != m`` (``m`` a constant) as ``x != y - k + m`` and ``x != y - k - m``.
 
         Two disequalities that value elimination applies as soon as ``x`` or
         ``y`` is fixed (SWI's ``absdiff_neq``), instead of hidden variables for
         the difference and its absolute value. ``None`` for any other shape.
         """
-        expr = c.lhs - c.rhs
-        found = self.abs_difference(expr)
+        found = self.abs_difference(expr)  # expr: c.lhs - c.rhs
         if found is None:
             return None
         i, j, k, a = found
@@ -458,21 +457,21 @@ class Posting:
             return True
         return self.binary(i, j, m - k, "!=", c) and (m == 0 or self.binary(i, j, -m - k, "!=", c))
 
-    def abs_difference_ge(self, c: Relation) -> bool | None:
+    def abs_difference_ge(self, c: Relation, expr: Lin) -> bool | None:
         """``abs(x - y + k) >= m`` (``>``, or the other way round with ``<=``, ``<``) as one
         :class:`~relqueens.fd.arith.AtLeastApart`, over bitsets (SWI's ``absdiff_geq``),
         instead of hidden variables for the difference and its absolute value. ``None`` for
         any other shape."""
         negate, extra, _ = _NORMAL[c.op]
-        expr = c.rhs - c.lhs if negate else c.lhs - c.rhs  # expr + extra <= 0
+        sign = -1 if negate else 1  # sign * expr + extra <= 0, expr: c.lhs - c.rhs
         found = self.abs_difference(expr)
-        if found is None or found[3] != -1:
+        if found is None or sign * found[3] != -1:
             return None
         i, j, k, _ = found
         D = self.store.D
         if type(D[i]) is not int or type(D[j]) is not int:
             return None
-        m = expr.const + extra  # abs(x - y + k) >= m
+        m = sign * expr.const + extra  # abs(x - y + k) >= m
         return m <= 0 or self.attach(AtLeastApart(i, j, k, m, c))
 
     def abs_difference(self, expr: Lin) -> tuple[int, int, int, int] | None:

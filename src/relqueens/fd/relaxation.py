@@ -1038,10 +1038,16 @@ to 0.13-0.23 s)."""
 
 
 def _rows(
-    model: Model, cost: dict[int, int], defining: Linear | None, D: list[Dom], off: list[int]
+    model: Model,
+    cost: dict[int, int],
+    defining: Linear | None,
+    tables: dict[int, list[tuple[int, list[int]]]],
+    D: list[Dom],
+    off: list[int],
 ) -> tuple[list[KnapsackBound], LagrangianBound | None]:
     """The ``<=`` and ``==`` rows an LP relaxation of ``cost`` takes, as :func:`_halves`, and
-    their LP if it was built to compare them (``None``: not built).
+    their LP if it was built to compare them (``None``: not built); ``tables``: the model's
+    ``element``s over fixed cells (:func:`_tables`).
 
     Those with two or more of the objective's variables; or, where the rows
     reached from the objective's variables through shared variables are at
@@ -1053,7 +1059,6 @@ def _rows(
     rows = [p for p in linear_rows(model) if p is not defining and p.op in ("<=", "==")]
     own = [p for p in rows if sum(i in cost for i in p.vars) >= 2]
     choices: Choices = {}
-    tables = _tables(model, D, off)
     rows += channels(model, D, off, tables) + hulls(tables, D, off, choices)
     holding: dict[int, list[int]] = {}  # each variable's rows, by position
     for k, p in enumerate(rows):
@@ -1131,7 +1136,10 @@ def _bounded(knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> bo
 LP_BOUNDS = (KnapsackBound, Deferred, LagrangianBound)
 """The relaxations with an LP optimum to round (``rounded()``) and a ``cost``."""
 
-Relaxation: TypeAlias = "ChoiceTable | TableBound | KnapsackBound | Deferred | LagrangianBound | AssignmentBound | OneTreeBound"
+Relaxation: TypeAlias = (
+    "ChoiceTable | TableBound | KnapsackBound | Deferred | LagrangianBound | AssignmentBound"
+    " | OneTreeBound"
+)
 
 
 def relaxations(
@@ -1147,7 +1155,8 @@ def relaxations(
     cost, const = {i: sign * c for i, c in form.items()}, sign * k
     if len(cost) < 2:
         return const, []
-    knapsacks, linked = _rows(model, cost, defining, D, off)
+    tables = _tables(model, D, off)
+    knapsacks, linked = _rows(model, cost, defining, tables, D, off)
     rows = sum(kb.mirror is None for kb in knapsacks)  # an equality's two halves are one row
     found: list[Relaxation]
     if rows > 1 and _bounded(knapsacks, D, off):
@@ -1163,7 +1172,7 @@ def relaxations(
         rest = [kb for kb in knapsacks if not any(kb is other for other in lettered)]
         found = [*exact(rest, D, off), *lettered]
     posted = [p for p in linear_rows(model) if p is not defining]
-    choice = choice_table(posted, cost, _tables(model, D, off), D, off)
+    choice = choice_table(posted, cost, tables, D, off)
     if choice is not None:
         table, row = choice
         if [p for p in posted if p.op != "!=" and table.covered.intersection(p.vars)] == [row]:
