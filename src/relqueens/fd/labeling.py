@@ -44,6 +44,7 @@ from .trace import BRANCH, FAILED, SOLUTION, Narrowed, SearchTrace
 if TYPE_CHECKING:
     from _typeshed import SupportsDunderLT
 
+    from .propagators import Hot
     from .store import Model
 
 _T = TypeVar("_T")
@@ -371,7 +372,10 @@ def search(
             stack.pop()
         before = None if trace is None else D[:]
         D[i] = bit
-        ok = fixpoint(D, {i}, model if trace is None else trace.watching(model))
+        if model.plain[i] and trace is None and type(bit) is int and _quiet(D, i, bit, model.hot):
+            ok = True  # nothing to propagate: a colouring's leaf, its neighbours fixed
+        else:
+            ok = fixpoint(D, {i}, model if trace is None else trace.watching(model))
         k = choose(D, idxs, k, model) if ok else -1
         if trace is not None:
             status = FAILED if not ok else BRANCH if k >= 0 else SOLUTION
@@ -395,6 +399,25 @@ def search(
             model = store.model = type(model).replay(model.log[:version])
         while stack and stack[-1][1] >= cut:
             stack.pop()
+
+
+def _quiet(D: list[Dom], i: int, bit: int, hot: Hot) -> bool:
+    """Whether fixing ``plain`` variable ``i`` (no rows) at ``bit`` propagates nothing: no
+    propagator is fix-woken or slow on it, and its value eliminations (a known cut) take no
+    value left. A fixpoint would then change nothing; calling it costs more than asking
+    (counting a star's 196,608 3-colourings: 0.70 s to 0.60 s)."""
+    _, _, masks, cuts, _, _, _, fixwatch, _, slowwatch, _ = hot  # i is plain: asked first
+    if fixwatch[i] or slowwatch[i]:
+        return False
+    if not masks[i]:
+        return True
+    cut = cuts[i].get(bit.bit_length() - 1)
+    if cut is None:
+        return False  # not kept yet: the fixpoint works it out
+    for j, m in cut:  # noqa: SIM110  # a loop: all() over a generator costs more per node
+        if D[j] & m:
+            return False
+    return True
 
 
 def _narrowed(before: list[Dom], after: list[Dom], model: Model, chosen: int) -> Narrowed:

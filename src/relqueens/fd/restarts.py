@@ -92,9 +92,7 @@ class Restarts:
             due[0] -= 1
             return racing[0] and due[0] <= 0
 
-        plain = self.search(
-            self.D0, self.store, idxs, select, accept=_keep, pause=pause, **self.options
-        )
+        plain = self.search(self.D0, self.store, idxs, select, pause=pause, **self.options)
         seen = None
         for D in plain:
             if D is not False:
@@ -171,13 +169,7 @@ class Restarts:
         if self.groups:
             model = self.store.current()
             return dual.dives(self.D0, model, self.idxs, self.select, self.groups, self.rng, prune)
-        return self.search(
-            self.D0, self.store, self.idxs, self.select, accept=_keep, prune=prune, **self.options
-        )
-
-
-def _keep(D: list[Dom]) -> list[Dom]:
-    return D
+        return self.search(self.D0, self.store, self.idxs, self.select, prune=prune, **self.options)
 
 
 def _labels(values: Any, n: int) -> tuple[Dom, ...]:
