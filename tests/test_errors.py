@@ -21,6 +21,10 @@ x, y, z = vars(3)
         (lambda: fd.distinct([x, "a"]), TypeError, "'a'"),
         (lambda: fd.distinct(x), TypeError, "list of terms"),
         (lambda: fd.distinct([2 * x, y]), TypeError, "2\\*"),
+        (lambda: abs(x - y) >= 1.5, TypeError, "1.5"),  # the shape of one AtLeastApart
+        (lambda: abs(y - x) > 2.5, TypeError, "2.5"),
+        (lambda: y == (x > 2.5), TypeError, "2.5"),  # the shape of one ReifiedBound
+        (lambda: fd.reify(x <= "a", y), TypeError, "'a'"),
         (lambda: x**1.5, TypeError, "integer or FD expression as exponent"),
         (lambda: fd.lin(2) ** -1, ValueError, "not an integer"),
         (lambda: x % 0, ZeroDivisionError, "constant 0"),

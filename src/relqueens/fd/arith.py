@@ -460,15 +460,7 @@ class AtLeastApart(Propagator):
             return False
         lx, hx = ox + (nx & -nx).bit_length() - 1, ox + nx.bit_length() - 1
         ny = dy & _outside(oy, hx + k - m, lx + k + m)
-        if not ny:
-            return False
-        if nx != dx:
-            D[x] = nx
-            queue.add(x)
-        if ny != dy:
-            D[y] = ny
-            queue.add(y)
-        return True
+        return bool(ny) and narrow(D, queue, x, nx) and narrow(D, queue, y, ny)
 
     def entailed(self, D: list[Dom], off: list[int]) -> bool:
         x, y, k, m = self.x, self.y, self.k, self.m

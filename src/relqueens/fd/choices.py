@@ -26,7 +26,7 @@ from operator import add
 from typing import TYPE_CHECKING
 
 from .domain import Domain
-from .propagators import high, low, narrow
+from .propagators import high, low, narrow, sum_range
 
 if TYPE_CHECKING:
     from .domain import Dom
@@ -64,7 +64,8 @@ class ChoiceTable:
         rest: dict[int, int],
         covered: frozenset[int] = frozenset(),
     ) -> None:
-        self.classes, self.room, self.rest, self.covered = classes, room, rest, covered
+        self.classes, self.room, self.covered = classes, room, covered
+        self.rest = tuple(rest.items())
         """``covered``: the variables the classes decide (their indices and the terms they set)."""
         width = _width(classes, room)
         self.top = width - 1
@@ -105,10 +106,7 @@ class ChoiceTable:
 
     def _rest(self, D: list[Dom], off: list[int]) -> int | float:
         """The least the objective's terms outside the classes cost (finite: checked when built)."""
-        cost: int | float = 0
-        for x, c in self.rest.items():
-            cost += c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x])
-        return cost
+        return sum_range(self.rest, 0, D, off)[0]
 
     def _completion(self) -> list[int]:
         """The values of the classes from the last node's first open one in a best completion."""

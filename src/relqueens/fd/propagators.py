@@ -323,6 +323,27 @@ def fixpoint(
             later[p] = i
 
 
+def quiet(D: list[Dom], i: int, model: Network) -> bool:
+    """Whether a fixpoint after fixing variable ``i`` in ``D`` would change nothing, known
+    without running it: ``i`` is plain (no rows), no propagator is fix-woken or slow on it,
+    and its value eliminations (a known cut) take no value left (a colouring's leaf beside
+    fixed neighbours). Asking costs less than the fixpoint's call (counting a star's 196,608
+    3-colourings: 0.70 s to 0.61 s); a labeling asks for the plain variables it fixes."""
+    _, _, masks, cuts, plain, _, _, fixwatch, _, slowwatch, _ = model.hot
+    d = D[i]
+    if type(d) is not int or not plain[i] or fixwatch[i] or slowwatch[i]:
+        return False
+    if not masks[i]:
+        return True
+    cut = cuts[i].get(d.bit_length() - 1)
+    if cut is None:
+        return False  # not kept yet: the fixpoint works it out
+    for j, m in cut:  # noqa: SIM110  # a loop: all() over a generator costs more per node
+        if D[j] & m:
+            return False
+    return True
+
+
 def narrow(D: list[Dom], queue: set[int], i: int, d: Dom) -> bool:
     """Narrow ``D[i]`` to its values in ``d``; queue ``i`` if it changed; ``False`` if empty.
 
@@ -1192,16 +1213,12 @@ class Times(Propagator):
             return False
         xl, xh = ox + (nx & -nx).bit_length() - 1, ox + nx.bit_length() - 1
         ny = _clip(dy, oy, -(-zl // xh) if xh else yl, zh // xl if xl else yh)
-        if not ny:
-            return False
-        for j, d, nd in ((z, dz, nz), (x, dx, nx), (y, dy, ny)):
-            if nd != d:
-                nd &= D[j]  # x, y and z may be one variable
-                if not nd:
-                    return False
-                D[j] = nd
-                queue.add(j)
-        return True
+        return (  # narrow intersects: x, y and z may be one variable
+            bool(ny)
+            and narrow(D, queue, z, nz)
+            and narrow(D, queue, x, nx)
+            and narrow(D, queue, y, ny)
+        )
 
     def _general(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         """Bounds by the products of the corners and the quotients of the ends, any domains."""

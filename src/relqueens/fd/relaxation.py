@@ -1113,15 +1113,12 @@ def _tighter(
     return lp if more is INFEASIBLE or (less is not INFEASIBLE and more > less) else None
 
 
-def _variables(r: Relaxation) -> set[int]:
-    """The variables relaxation ``r`` reads (all of an LP's; none known of the others)."""
+def _variables(r: KnapsackBound | Deferred | LagrangianBound) -> set[int]:
+    """The variables an LP relaxation reads."""
     if type(r) is LagrangianBound:
         return set(r.ids)
-    if type(r) is Deferred:
-        r = r.lp
-    if type(r) is KnapsackBound:
-        return r.weight.keys() | r.cost.keys()
-    return {-1}
+    kb = r.lp if type(r) is Deferred else r
+    return kb.weight.keys() | kb.cost.keys()  # type: ignore[union-attr]  # a KnapsackBound
 
 
 def _bounded(knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> bool:
@@ -1177,7 +1174,11 @@ def relaxations(
         table, row = choice
         if [p for p in posted if p.op != "!=" and table.covered.intersection(p.vars)] == [row]:
             # no other row holds the table's variables: an LP over them sees less than it does
-            found = [r for r in found if not _variables(r) <= table.covered]
+            found = [
+                r
+                for r in found
+                if not (isinstance(r, LP_BOUNDS) and _variables(r) <= table.covered)
+            ]
         found.insert(0, table)
     tour = _one_tree(model, cost)
     if tour is not None:
