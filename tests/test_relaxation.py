@@ -2,8 +2,10 @@
 
 import itertools
 import random
+from math import inf
 from operator import mul
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fd_property import is_single_cycle
@@ -11,6 +13,7 @@ from test_fd_property import is_single_cycle
 from relqueens import fd, run, var, vars
 from relqueens.fd import relaxation
 from relqueens.fd.choices import ChoiceTable
+from relqueens.fd.frontier import best_point
 from relqueens.fd.knapsack import NONE, TableBound, _program, _reaching, exact
 from relqueens.fd.relaxation import (
     AssignmentBound,
@@ -796,6 +799,222 @@ def test_a_knapsack_whose_table_joins_its_lp_mid_search_answers_as_brute_force(c
     assert sorted(got) == sorted(expected)
     worth = [sum(v * x for v, x in zip(values, p)) for p in got]
     assert worth == sorted(worth, reverse=True)
+
+
+@st.composite
+def frontier_knapsacks(draw):
+    """One ``<=`` row over domains with holes (weights and costs of either sign, some variables
+    out of the row or the cost; or a knapsack's: items of 0 or a few copies, positive weights
+    and gains), and a target: none, or a value to reach."""
+    cap = draw(st.one_of(st.just(inf), st.integers(-40, 30)))
+    if draw(st.booleans()):  # a knapsack: the optimum often changes the LP's choice near its break
+        n = draw(st.integers(2, 7))
+        domains = [[0, *sorted(draw(st.sets(st.integers(1, 3), min_size=1)))] for _ in range(n)]
+        weight = {i: draw(st.integers(1, 12)) for i in range(n)}
+        cost = {i: -draw(st.integers(1, 12)) for i in range(n)}
+        return domains, weight, cost, draw(st.integers(0, 30)), cap
+    n = draw(st.integers(1, 6))
+    domains = [sorted(draw(st.sets(st.integers(-2, 4), min_size=1, max_size=4))) for _ in range(n)]
+    weight = {i: draw(st.integers(-5, 9).filter(bool)) for i in range(n) if draw(st.booleans())}
+    cost = {i: draw(st.integers(-7, 7)) for i in range(n) if draw(st.integers(0, 3))}
+    if draw(st.booleans()):  # gains proportional to weights (a subset sum): the bounds are tight
+        scale = draw(st.sampled_from([1, 2]))
+        cost = {i: -scale * a for i, a in weight.items()}
+    return domains, weight, cost, draw(st.integers(-10, 20)), cap
+
+
+@EXAMPLES
+@given(frontier_knapsacks())
+def test_the_frontiers_best_point_is_the_least_cost_of_the_knapsack_or_none_beats_the_target(case):
+    """``best_point`` over the integer points of the domains: the least cost and a point of
+    it, ``(cap + 1, None)`` when no point costs at most ``cap``, ``None`` for a cost outside the
+    row or a row no point meets at the domains' ends."""
+    domains, weight, cost, b, cap = case
+    D = [sum(1 << (v + 2) for v in d) for d in domains]
+    off = [-2] * len(domains)
+    got = best_point(KnapsackBound(cost, weight, b), D, off, cap)
+    points = [
+        p for p in itertools.product(*domains) if sum(a * p[i] for i, a in weight.items()) <= b
+    ]
+    if not cost.keys() <= weight.keys() or not points:
+        assert got is None or (not points and got == (cap + 1, None))
+        return
+    assert got is not None
+    value = {p: sum(c * p[i] for i, c in cost.items()) for p in points}
+    least = min(value.values())
+    if least > cap:
+        assert got == (cap + 1, None)
+        return
+    found, point = got
+    assert found == least
+    full = tuple(point.get(i, domains[i][0]) for i in range(len(domains)))
+    assert all(point[i] in domains[i] for i in point)
+    assert sum(a * full[i] for i, a in weight.items()) <= b
+    assert sum(c * full[i] for i, c in cost.items()) == least
+
+
+@st.composite
+def staged_queries(draw):
+    """A knapsack of :func:`frontier_knapsacks`, and nodes (narrower domains) each asked for a
+    bound under its own target (by how much it passes the root's least; or none): the first
+    near the least or below it, as a search's targets come once it has met a good solution."""
+    domains, weight, cost, b, _ = draw(frontier_knapsacks())
+    queries = []
+    for k in range(draw(st.integers(1, 4))):
+        node = [sorted(draw(st.sets(st.sampled_from(d), min_size=1))) for d in domains]
+        near = st.integers(-2, 0) if k == 0 else st.one_of(st.just(inf), st.integers(-3, 20))
+        queries.append((node, draw(near)))
+    return domains, weight, cost, b, queries
+
+
+@EXAMPLES
+@given(staged_queries())
+def test_a_deferred_knapsack_bounds_each_node_below_its_points_within_target_through_its_stages(
+    case,
+):
+    """With ``DEFERRED`` 0, the first bound finds the exact least (the frontier's, over the
+    root narrowed by that target), the second builds the table (over the root narrowed by its
+    target), the next ones read both: at every node whose points reach the target, the bound
+    is at most the least of them, and pruning keeps them, whatever the targets before."""
+    domains, weight, cost, b, queries = case
+    bits = [sum(1 << (v + 2) for v in d) for d in domains]
+    off = [-2] * len(domains)
+    saved, relaxation.DEFERRED = relaxation.DEFERRED, 0
+    try:
+        deferred = relaxation.Deferred(KnapsackBound(cost, weight, b), bits, off)
+        ask(deferred, domains, weight, cost, b, queries)
+    finally:
+        relaxation.DEFERRED = saved
+
+
+def ask(deferred, domains, weight, cost, b, queries):
+    """Each query's bound and pruning, checked against the points of its node."""
+    off = [-2] * len(domains)
+    least_at_root = min(
+        (
+            sum(c * p[i] for i, c in cost.items())
+            for p in itertools.product(*domains)
+            if sum(a * p[i] for i, a in weight.items()) <= b
+        ),
+        default=0,
+    )
+    for node, near in queries:  # targets near the root's least, or none
+        cap = near + least_at_root
+        D = [sum(1 << (v + 2) for v in d) for d in node]
+        reach = [
+            sum(c * p[i] for i, c in cost.items())
+            for p in itertools.product(*node)
+            if sum(a * p[i] for i, a in weight.items()) <= b
+        ]
+        reach = [v for v in reach if v <= cap]
+        least = deferred.bound(D, off, cap)
+        if reach:
+            assert least is not None and least <= min(reach), (least, reach)
+            if type(cap) is int:
+                kept = deferred.prune(D, off, cap, set())
+                assert kept and all(
+                    D[i] >> (v + 2) & 1
+                    for p in itertools.product(*node)
+                    for i, v in enumerate(p)
+                    if sum(a * p[j] for j, a in weight.items()) <= b
+                    and sum(c * p[j] for j, c in cost.items()) <= cap
+                )
+
+
+def test_a_knapsack_table_built_for_one_target_is_not_read_for_a_looser_one():
+    """``8 x0 + 2 x1 + 3 x2 <= 8``, the least ``-4 x0 - 7 x2``: the table built under the
+    target -23 holds only the values that may reach it (``x2 = 4``), so it would be wrong for
+    ``x0 = 0`` under the looser -12 (``x2 = 2`` reaches -14), where the LP bounds alone."""
+    domains = [[-1, 0], [1, 2, 3], [0, 1, 2, 4], [-2, 0, 4]]
+    off = [-2] * 4
+
+    def bits(ds):
+        return [sum(1 << (v + 2) for v in d) for d in ds]
+
+    saved, relaxation.DEFERRED = relaxation.DEFERRED, 0
+    try:
+        deferred = relaxation.Deferred(
+            KnapsackBound({0: -4, 2: -7}, {0: 8, 1: 2, 2: 3}, 8), bits(domains), off
+        )
+        assert deferred.bound(bits(domains), off) == -24  # the frontier: x0 = -1, x1 = 1, x2 = 4
+        assert deferred.point == {0: -1, 1: 1, 2: 4}
+        assert deferred.bound(bits(domains), off, -23) == -24
+        assert type(deferred.table) is TableBound and deferred.valid == -23
+        node = [[0], [1, 2, 3], [0, 1, 2, 4], [-2]]
+        assert deferred.bound(bits(node), off, -12) == -14
+    finally:
+        relaxation.DEFERRED = saved
+
+
+@st.composite
+def side_knapsacks(draw):
+    """:func:`one_knapsack`, a side constraint that the knapsack alone does not see (two
+    variables apart, or a sum of two capped) and when the search goes on from the LP alone."""
+    domains, row, k, values, order, _ = draw(one_knapsack())
+    a, b = draw(st.permutations(range(len(domains))))[:2]
+    side = draw(st.sampled_from(["apart", "capped", "none"]))
+    return domains, row, k, values, order, draw(st.sampled_from([0, 1, 2])), (side, a, b)
+
+
+@EXAMPLES
+@given(side_knapsacks())
+def test_a_knapsack_solved_exactly_mid_search_answers_as_brute_force_beside_other_constraints(case):
+    """The frontier's exact least joins the LP after ``DEFERRED`` bounds a variable, its point
+    is tried over the root (a solution only if the side constraint holds there), the table
+    follows; every answer comes, best first, as brute force finds them."""
+    domains, row, k, values, order, deferred, (side, a, b) = case
+    xs = vars(len(domains))
+    goals = [fd.in_(x, fd.domain(*sorted(d))) for x, d in zip(xs, domains)]
+    goals.append(fd.scalar_product(row, xs, "<=", k))
+    if side == "apart":
+        goals.append(fd.ne(xs[a], xs[b]))
+    elif side == "capped":
+        goals.append(xs[a] + xs[b] <= 1)
+    label = fd.label([xs[i] for i in order], maximize=fd.dot(values, xs))
+    saved, relaxation.DEFERRED = relaxation.DEFERRED, deferred
+    try:
+        best = run(1, tuple(xs), *goals, label)
+        got = run(0, tuple(xs), *goals, label)
+    finally:
+        relaxation.DEFERRED = saved
+
+    def holds(p):
+        return sum(r * x for r, x in zip(row, p)) <= k and (
+            side == "none" or (p[a] != p[b] if side == "apart" else p[a] + p[b] <= 1)
+        )
+
+    expected = [p for p in itertools.product(*(sorted(d) for d in domains)) if holds(p)]
+    assert sorted(got) == sorted(expected)
+    worth = [sum(v * x for v, x in zip(values, p)) for p in got]
+    assert worth == sorted(worth, reverse=True)
+    assert [sum(v * x for v, x in zip(values, p)) for p in best] == worth[:1]
+
+
+@pytest.mark.parametrize("kind", ["inverse", "almost"])
+def test_a_correlated_knapsack_of_100_items_is_proved_by_its_frontier(kind):
+    """Two of Pisinger's classes (gains 1..1000 and weights 100 more; or weights 1..1000 and
+    gains 100 more, give or take 2), room half the weights: the LP's bound stays above every
+    integer point, and a table would need millions of cells. The frontier's optimum over the
+    root is met and proved within a few hundred nodes; in the almost strongly correlated one
+    its point is off the node where it is found, and tried over the root (over the node: 10,000
+    nodes)."""
+    rng = random.Random(1)
+    if kind == "inverse":
+        gains = [rng.randint(1, 1000) for _ in range(100)]
+        weights = [g + 100 for g in gains]
+    else:
+        weights = [rng.randint(1, 1000) for _ in range(100)]
+        gains = [w + 100 + rng.randint(-2, 2) for w in weights]
+    room = sum(weights) // 2
+    best = [0] * (room + 1)  # the 0/1 knapsack's dynamic program
+    for w, g in zip(weights, gains):
+        for r in range(room, w - 1, -1):
+            best[r] = max(best[r], best[r - w] + g)
+    take = vars(100)
+    goals = [fd.in_(*take, fd.interval(0, 1)), fd.scalar_product(weights, take, "<=", room)]
+    (chosen,) = run(1, tuple(take), *goals, fd.maximize(fd.dot(gains, take), take), max_nodes=600)
+    assert sum(g * t for g, t in zip(gains, chosen)) == best[room]
+    assert sum(w * t for w, t in zip(weights, chosen)) <= room
 
 
 def test_a_knapsack_whose_total_is_capped_at_its_lp_bound_is_tabled_at_once():

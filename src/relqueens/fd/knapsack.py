@@ -303,9 +303,9 @@ def _parts(most: int) -> list[int]:
     return parts
 
 
-def _cells(layout: Layout) -> int:
-    """The cells :func:`_program` fills for ``layout``."""
-    items, _, width, _ = layout
+def _cells(shape: Layout) -> int:
+    """The cells :func:`_program` fills for ``shape``."""
+    items, _, width, _ = shape
     return width * sum(
         1
         if _uncapped(w, steps, width)
@@ -321,7 +321,7 @@ Layout = tuple[list[tuple[int, int, int, int, tuple[int, ...]]], int, int, bool]
 table's width and whether it is an equality."""
 
 
-def _layout(relaxed: KnapsackBound, D: list[Dom], off: list[int]) -> Layout | None:
+def layout(relaxed: KnapsackBound, D: list[Dom], off: list[int]) -> Layout | None:
     """The items of ``relaxed``'s constraint (``None`` if one has no bitset domain or it fails at once)."""
     items = []
     room, most = relaxed.b, 0
@@ -345,7 +345,7 @@ def _layout(relaxed: KnapsackBound, D: list[Dom], off: list[int]) -> Layout | No
 
 
 def _priced(
-    layout: Layout, cost: dict[int, int], priced: list[tuple[int, KnapsackBound]]
+    shape: Layout, cost: dict[int, int], priced: list[tuple[int, KnapsackBound]]
 ) -> TableBound:
     """The table for ``cost`` plus ``lam * (sum(a'_i x_i) - b')`` for each ``(SCALE * lam, a', b')``."""
     scaled = {i: SCALE * c for i, c in cost.items()}
@@ -354,7 +354,7 @@ def _priced(
         base -= lam * other.b
         for i, a in other.weight.items():
             scaled[i] = scaled.get(i, 0) + lam * a
-    items, room, width, equal = layout
+    items, room, width, equal = shape
     constraint = set()
     full: list[Item] = []
     for i, start, sign, w, steps in items:
@@ -403,18 +403,18 @@ def exact(
     for kb in relaxed:
         if kb.mirror is not None and id(kb.mirror) in tabled:
             continue
-        layout = (
-            _layout(kb, D, off) if kb.equal or not integral_lp or _fractional(kb, D, off) else None
+        shape = (
+            layout(kb, D, off) if kb.equal or not integral_lp or _fractional(kb, D, off) else None
         )
-        cells = 0 if layout is None else _cells(layout)
-        if layout is None or cells > min(CELLS, budget):
+        cells = 0 if shape is None else _cells(shape)
+        if shape is None or cells > min(CELLS, budget):
             found.append(kb)
             continue
         budget -= cells
         if kb.equal:
             tabled.add(id(kb))
         priced: list[tuple[int, KnapsackBound]] = []
-        best = _priced(layout, kb.cost, priced)
+        best = _priced(shape, kb.cost, priced)
         least = best.bound(D, off)
         for other in relaxed:
             if (
@@ -429,7 +429,7 @@ def exact(
             while lo < hi and cells <= budget:
                 budget -= cells
                 mid = (lo + hi) // 2
-                tb = _priced(layout, kb.cost, [*priced, (mid, other)])
+                tb = _priced(shape, kb.cost, [*priced, (mid, other)])
                 value = tb.bound(D, off)
                 if value is not None and value > least:
                     best, least, chosen = tb, value, mid

@@ -762,10 +762,13 @@ class Label(Goal):
             return high(nd, off) if sense == "min" else -low(nd, off)
 
         def guess(
-            D: list[Dom], r: KnapsackBound | Deferred | LagrangianBound, top: int | float
+            D: list[Dom],
+            r: KnapsackBound | Deferred | LagrangianBound,
+            values: dict[int, int] | None,
+            top: int | float,
         ) -> None:
-            """Record ``r``'s rounded optimum if it is a solution better than ``top`` allows."""
-            values = r.rounded()
+            """Record ``values`` of ``r``'s cost variables (a guess) within ``D`` if they are a
+            solution better than ``top`` allows."""
             if values is None or const + sum(c * values[i] for i, c in r.cost.items()) > top:
                 return
             D = D[:]
@@ -803,7 +806,9 @@ class Label(Goal):
                 if not fixpoint(D, queue, model):
                     return False
             if linear is not None and not proved:
-                guess(D, linear, ceiling(nd))
+                if type(linear) is Deferred:  # the knapsack's optimum over the root, once
+                    guess(store.D, linear, linear.found(), ceiling(nd))
+                guess(D, linear, linear.rounded(), ceiling(nd))
             return True
 
         probes = (

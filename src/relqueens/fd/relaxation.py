@@ -10,7 +10,9 @@ relaxation drops some of the problem to solve the rest exactly:
   Dantzig's bound). Where the domains are small, :func:`~relqueens.fd.knapsack.exact`
   adds the integer knapsack, solved by dynamic programming
   (:class:`~relqueens.fd.knapsack.TableBound`): at once for an equality,
-  after the LP's first nodes for ``<=`` (:class:`Deferred`).
+  after the LP's first nodes for ``<=`` (:class:`Deferred`), which first
+  solves the knapsack at the root over its Pareto frontier
+  (:func:`~relqueens.fd.frontier.best_point`: weights in the thousands).
 * :class:`LagrangianBound`: two or more such constraints at once (those
   over the objective's variables, or every one reached from them through
   shared variables where they are few), the LP relaxation of them all solved again at every node
@@ -55,6 +57,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from .choices import ChoiceTable, choice_table
 from .domain import Dom, Domain
+from .frontier import best_point
 from .knapsack import TableBound, exact
 from .propagators import EqOffset, Linear, fixed, high, keep_ge, keep_le, low, narrow
 from .simplex import EPS, DualSimplex, combined
@@ -215,59 +218,104 @@ def _within(
 
 
 class Deferred:
-    """One ``<=`` constraint's LP (:class:`KnapsackBound`), and its table once the LP is slow.
+    """One ``<=`` constraint's exact optimum at the root, its LP at every node, its table later.
 
-    With the LP's point tried as a solution at every node and its reduced
-    costs, most knapsacks are proved in a dive or two (a random 200-item one
-    in 102 nodes); a table costs a pass over the room per item to build
-    (0.1 s for 200 items), and pays where the LP stays far from the integers
-    (gains close to the weights). After :data:`DEFERRED` bounds per variable
-    (a bound a node), or at once if the LP alone bounds no better than
-    propagation at the root (:meth:`tabled`),
-    :func:`~relqueens.fd.knapsack.exact` builds the table over the root's
-    domains (a relaxation of every node's), and both bound from then on.
+    At the first bound, :func:`~relqueens.fd.frontier.best_point` solves
+    the knapsack over the root's domains (an expanding core, quick where
+    the LP alone would take exponentially many nodes: gains close to the
+    weights); its least bounds every node, and its point is tried as a
+    solution over the root (:meth:`found`). Where that is no solution of
+    the whole model (other constraints), the LP bounds each node with its
+    reduced costs; after :data:`DEFERRED` bounds more per variable, or at
+    once if the bound at the root is no better than propagation's
+    (:meth:`tabled`), the root's domains are narrowed by the LP's reduced
+    costs to the values that can beat the best found, and over them
+    :func:`~relqueens.fd.knapsack.exact` builds the table, which bounds and
+    prunes each node while the search looks no further than then.
     """
 
-    __slots__ = ("cost", "left", "lp", "root", "table")
+    __slots__ = ("cost", "left", "live", "lp", "optimum", "point", "root", "table", "valid")
 
     def __init__(self, lp: KnapsackBound, D: list[Dom], off: list[int]) -> None:
         self.lp, self.cost, self.root = lp, lp.cost, (D[:], off)
+        self.left = 1
+        """The bounds left before the next stage (1: at the next)."""
+        self.optimum: int | float = float("-inf")
+        """The exact least over the root (or more than the target then, when nothing reaches it)."""
+        self.point: dict[int, int] | None = None
+        """A point of the exact least, until :meth:`found` (``{}``: none, or found)."""
         self.table: TableBound | None = None
-        self.left = max(1, DEFERRED * len(lp.weight))
-        """The bounds left before the table (1: the table from the root on)."""
+        self.valid: int | float = float("inf")
+        """The most a target may be for the table to hold."""
+        self.live: TableBound | None = None
+        """The table, if the last bound read it."""
 
     def tabled(self, D: list[Dom], off: list[int]) -> int | float | None:
-        """Build the table now; the bound with it."""
+        """Go on to the next stage now; the bound with it."""
         self.left = 1
         return self.bound(D, off)
 
     def bound(
         self, D: list[Dom], off: list[int], cap: int | float = float("inf")
     ) -> int | float | None:
-        """The tighter of the LP's bound and the table's (once built)."""
+        """The tightest of the LP's bound, the exact least and the table's (once found)."""
         self.left -= 1
         if not self.left:
-            (built,) = exact([self.lp], *self.root)
-            self.table = built if type(built) is TableBound else None
+            self._next(cap)
         least = self.lp.bound(D, off, cap)
-        if self.table is None or least is INFEASIBLE:
+        self.live = None
+        if least is INFEASIBLE:
             return least
+        least = max(least, self.optimum)
+        if self.table is None or cap > self.valid:
+            return least
+        self.live = self.table
         exact_least = self.table.bound(D, off, cap)
         return INFEASIBLE if exact_least is INFEASIBLE else max(least, exact_least)
 
+    def _next(self, cap: int | float) -> None:
+        """The exact least (at the first stage, if the frontier stays small enough), else the
+        table, over the root narrowed to the values that may cost at most ``cap``."""
+        D, off = self.root
+        if type(cap) is int:
+            D = D[:]
+            if self.lp.bound(D, off) is INFEASIBLE or not self.lp.prune(D, off, cap, set()):
+                self.optimum = cap + 1  # the LP proves that no point reaches the target
+                return
+        if self.point is None:
+            self.point = {}
+            solved = best_point(self.lp, D, off, cap)
+            if solved is not None:
+                # the narrowing kept every point within the target: the least over the whole
+                # root (or above the target, as there)
+                self.optimum, point = solved
+                self.point = point or {}
+            self.left = max(1, DEFERRED * len(self.lp.weight))
+            return
+        (built,) = exact([self.lp], D, off)
+        if type(built) is TableBound:
+            self.table, self.valid = built, cap
+
     def solution(self, i: int) -> int | None:
         """The table's best completion once built (where it has one), else the LP's point."""
-        v = None if self.table is None else self.table.solution(i)
+        v = None if self.live is None else self.live.solution(i)
         return self.lp.solution(i) if v is None else v
 
     def rounded(self) -> dict[int, int] | None:
         """The LP's point (:meth:`KnapsackBound.rounded`): a guess at a solution."""
         return self.lp.rounded()
 
+    def found(self) -> dict[int, int] | None:
+        """The exact least's point over the root's domains, once (then ``None``)."""
+        if not self.point:
+            return None
+        point, self.point = self.point, {}
+        return point
+
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """The table's pruning first (it reads the node as its bound saw it), then the LP's
         (which only ever keeps more where the domains moved in since)."""
-        return (self.table is None or self.table.prune(D, off, target, queue)) and self.lp.prune(
+        return (self.live is None or self.live.prune(D, off, target, queue)) and self.lp.prune(
             D, off, target, queue
         )
 

@@ -1,0 +1,131 @@
+"""A knapsack solved exactly at the root, by a dynamic program over its Pareto frontier.
+
+The table of :mod:`~relqueens.fd.knapsack` holds a cell for every room
+left, so a knapsack whose weights run to the thousands overflows it. But
+few rooms matter. A choice of some items is a *state* (room used, gain),
+and only the states on the frontier (no other uses less room for as much
+gain) can lead to an optimum. With the items ranked by gain per unit of
+weight, the LP takes the best ones whole up to the first that does not
+fit (the *break*); an optimum differs from that choice mostly in the
+items ranked near the break. So the program starts from it and lets the
+*core* of items it may change grow from the break both ways, in turn: one
+item above it may be taken out, one below it put in (Pisinger's expanding
+core). A state within the room can at most add the rest of it at the
+ratio of the next item below the core (every later one's is lower); a
+state over the room must take out at least the excess, at no better than
+the ratio of the next one above. A state that so cannot beat the best
+found is dropped, and the program ends when no state is left or no item.
+On the knapsack classes that defeat the LP (gains correlated with weights,
+inversely, strongly or almost; or equal to them, a subset sum) the
+frontier stays thousands of states wide where the table would need
+millions of cells.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, TypeAlias
+
+from .knapsack import layout
+
+if TYPE_CHECKING:
+    from .domain import Dom
+    from .relaxation import KnapsackBound
+
+Path: TypeAlias = "tuple[()] | tuple[int, int, Path]"
+"""The choices that made a state: its last (an item's rank, its steps) and the path before."""
+
+STATES = 6_000_000
+"""The most states (kept and made) one solve may visit before it gives up."""
+
+
+def best_point(
+    relaxed: KnapsackBound, D: list[Dom], off: list[int], cap: int | float
+) -> tuple[int | float, dict[int, int] | None] | None:
+    """The least cost of ``relaxed`` over integer points of ``D``, and a point reaching it.
+
+    Returns ``(least, point)``, or ``(cap + 1, None)`` if no point costs at
+    most ``cap`` (the states that cannot are dropped: the search gives up
+    nothing). ``None`` when the constraint has a variable without a bitset
+    domain, a cost on a variable outside it, fails at once, or the frontier
+    passes :data:`STATES`.
+
+    >>> from relqueens.fd.relaxation import KnapsackBound
+    >>> kb = KnapsackBound({0: -3, 1: -2, 2: -2}, {0: 2, 1: 2, 2: 2}, 5)   # max 3x + 2y + 2z
+    >>> best_point(kb, [0b11, 0b11, 0b11], [0, 0, 0], float("inf"))       # 2 of the 3 fit
+    (-5, {0: 1, 1: 1, 2: 0})
+    """
+    if not relaxed.cost.keys() <= relaxed.weight.keys():
+        return None
+    shape = layout(relaxed, D, off)
+    if shape is None:
+        return None
+    items, room, _, equal = shape
+    if equal:
+        return None
+    base = sum(relaxed.cost.get(i, 0) * start for i, start, _, _, _ in items)
+    # an item moves y of its steps from its start, using w * y of the room and gaining g * y
+    ranked = [(i, w, -relaxed.cost.get(i, 0) * sign, steps) for i, _, sign, w, steps in items]
+    ranked = [item for item in ranked if item[2] > 0 and len(item[3]) > 1]
+    ranked.sort(key=lambda item: Fraction(item[2], item[1]), reverse=True)
+    used = gain = whole = 0  # the LP's choice: whole items (every step) while they fit
+    while whole < len(ranked) and used + ranked[whole][1] * max(ranked[whole][3]) <= room:
+        _, w, g, steps = ranked[whole]
+        used, gain, whole = used + w * max(steps), gain + g * max(steps), whole + 1
+    # a state must gain more than ``least`` (to cost at most ``cap``), and more than ``best``
+    least = -1 if cap == float("inf") else base - cap - 1
+    best = least
+    found: Path | None = None  # the best state's path (none beats ``least``)
+    if gain > best:
+        best, found = gain, ()
+    # (room used, -gain, path) on the frontier; a path: (rank, steps, its parent's path)
+    states: list[tuple[int, int, Path]] = [(used, -gain, ())]
+    above, below = whole - 1, whole  # the next items to take out (above the break), put in
+    spent = 0
+    while states and (above >= 0 or below < len(ranked)):
+        for take_out in (False, True):
+            k = above if take_out else below
+            if not states or not 0 <= k < len(ranked):
+                continue
+            if take_out:
+                above -= 1
+            else:
+                below += 1
+            _, w, g, steps = ranked[k]
+            now = max(steps) if take_out else 0
+            made: list[tuple[int, int, Path]] = [
+                (u + w * (y - now), loss - g * (y - now), (k, y, path))
+                for y in steps
+                if y != now
+                for u, loss, path in states
+            ]
+            spent += len(states) + len(made)
+            if spent > STATES:
+                return None
+            # the ratios the rest moves at: no better than the next item below (put in), no
+            # worse than the next item above (taken out); none left: no move that way
+            w_in, g_in = ranked[below][1:3] if below < len(ranked) else (1, 0)
+            w_out, g_out = ranked[above][1:3] if above >= 0 else (0, 1)
+            kept, most = [], None
+            for u, loss, path in sorted(states + made):  # by room used, the most gain first
+                if most is not None and -loss <= most:
+                    continue  # dominated: another uses less room for as much gain
+                most = -loss
+                if u <= room:
+                    if most > best:
+                        best, found = most, path
+                    if most * w_in + (room - u) * g_in >= (best + 1) * w_in:
+                        kept.append((u, loss, path))
+                elif most * w_out - (u - room) * g_out >= (best + 1) * w_out:
+                    kept.append((u, loss, path))
+            states = kept
+    if found is None:
+        return cap + 1, None
+    chosen = {k: max(ranked[k][3]) for k in range(whole)}  # the break's, then the path's changes
+    while found:
+        k, chosen[k], found = found
+    point = {i: start for i, start, _, _, _ in items}
+    sign = {i: s for i, _, s, _, _ in items}
+    for k, y in chosen.items():
+        point[ranked[k][0]] += sign[ranked[k][0]] * y
+    return base - best, point
