@@ -438,12 +438,14 @@ class Solutions:
     be after the labeling is over and another branch holding ``S`` went on.
     """
 
-    __slots__ = ("S", "complete", "free", "plans", "store")
+    __slots__ = ("S", "complete", "free", "last", "plans", "store")
 
     def __init__(self, S: State, store: FDStore, labels: list[int]) -> None:
         S.refs = SHARED
         self.S, self.store, self.free = S, store, free_vars(S, store)
         self.plans: dict[int, tuple[Any, Plan | None]] = {}
+        self.last: tuple[Any, Plan | None] = (object(), None)
+        """The term last planned and its plan."""
         labeled, private = set(labels), store.model.private
         self.complete = not store.pending and all(
             i in labeled or i in private or fixed(d) for i, d in enumerate(store.D)
@@ -483,10 +485,13 @@ class Solutions:
         that is not free here, or without free variables; or if the
         labeling is not complete.
         """
+        if q is self.last[0]:  # the usual case: each solution reifies the same term
+            return self.last[1]
         if not self.complete:
             return None
         cached = self.plans.get(id(q))
         if cached is not None and cached[0] is q:
+            self.last = cached
             return cached[1]
         term = reify(q, self.S.data)
         t = type(term)
@@ -504,23 +509,38 @@ class Solutions:
                 break
         else:
             if idxs:  # else nothing to read from the domains
-                plan = _shaped(self.reader(idxs), t if many else None, consts)
-        self.plans[id(q)] = (q, plan)
+                plan = self.reader(idxs, t if many else None, consts)
+        self.plans[id(q)] = self.last = (q, plan)
         return plan
 
-    def reader(self, idxs: list[int]) -> Callable[[list[Dom]], list[int]]:
-        """The values of the variables ``idxs`` in a solution's domains, as a list."""
+    def reader(self, idxs: list[int], shape: type | None, consts: list[tuple[int, Any]]) -> Plan:
+        """The term of ``shape`` (list, tuple, or ``None``: the lone item) whose items are the
+        values of the variables ``idxs`` in a solution's domains, ``consts`` inserted at their
+        positions."""
         off, D0 = self.store.model.off, self.store.D
-        if any(type(D0[i]) is not int for i in idxs):  # a Wide variable stays Wide in a search
-            return lambda D: [
-                off[i] + d.bit_length() - 1 if type(d := D[i]) is int else d.lo for i in idxs
-            ]
+        read: Callable[[list[Dom]], list[int]]
         get = itemgetter(*idxs) if len(idxs) > 1 else lambda D, i=idxs[0]: (D[i],)
         low = [off[i] - 1 for i in idxs]  # a fixed bitset's value: its offset - 1 + its length
-        if low.count(low[0]) == len(low):  # one offset (one domain for all): one constant
-            c = low[0]
-            return lambda D: [c + d.bit_length() for d in get(D)]
-        return lambda D: list(map(add, low, map(int.bit_length, get(D))))
+        if any(type(D0[i]) is not int for i in idxs):  # a Wide variable stays Wide in a search
+            read = lambda D: [
+                off[i] + d.bit_length() - 1 if type(d := D[i]) is int else d.lo for i in idxs
+            ]
+        elif low.count(low[0]) == len(low):  # one offset (one domain for all): one constant
+            c, width = low[0], max(D0[i].bit_length() for i in idxs)
+            if width <= VALUES:  # each fixed bitset's value looked up (in C, item by item)
+                value = {1 << k: c + k + 1 for k in range(width)}.__getitem__
+                if shape is tuple and not consts:  # the usual case: one call a solution
+                    return lambda D: tuple(map(value, get(D)))
+                read = lambda D: list(map(value, get(D)))
+            else:
+                read = lambda D: [c + d.bit_length() for d in get(D)]
+        else:
+            read = lambda D: list(map(add, low, map(int.bit_length, get(D))))
+        return _shaped(read, shape, consts)
+
+
+VALUES = 64
+"""The widest domains whose fixed bitsets an answer looks up (a table of that many values)."""
 
 
 def _shaped(
