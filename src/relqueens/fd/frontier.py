@@ -35,7 +35,11 @@ if TYPE_CHECKING:
 Path: TypeAlias = "tuple[()] | tuple[int, int, Path]"
 """The choices that made a state: its last (an item's rank, its steps) and the path before."""
 
-STATES = 6_000_000
+State: TypeAlias = tuple[int, int, int, int, Path]
+"""A state on the frontier: (room used, -gain, -1, 0, path); a state made from one: (room used,
+-gain, the rank of the item changed, its steps, the path of the state it was made from)."""
+
+STATES = 12_000_000
 """The most states (kept and made) one solve may visit before it gives up."""
 
 
@@ -73,13 +77,12 @@ def best_point(
         _, w, g, steps = ranked[whole]
         used, gain, whole = used + w * max(steps), gain + g * max(steps), whole + 1
     # a state must gain more than ``least`` (to cost at most ``cap``), and more than ``best``
-    least = -1 if cap == float("inf") else base - cap - 1
+    least = base - cap - 1 if type(cap) is int else -1  # no target: any point
     best = least
     found: Path | None = None  # the best state's path (none beats ``least``)
     if gain > best:
         best, found = gain, ()
-    # (room used, -gain, path) on the frontier; a path: (rank, steps, its parent's path)
-    states: list[tuple[int, int, Path]] = [(used, -gain, ())]
+    states: list[State] = [(used, -gain, -1, 0, ())]  # the frontier, from the LP's choice
     above, below = whole - 1, whole  # the next items to take out (above the break), put in
     spent = 0
     while states and (above >= 0 or below < len(ranked)):
@@ -93,11 +96,13 @@ def best_point(
                 below += 1
             _, w, g, steps = ranked[k]
             now = max(steps) if take_out else 0
-            made: list[tuple[int, int, Path]] = [
-                (u + w * (y - now), loss - g * (y - now), (k, y, path))
+            # a state made is (room used, -gain, rank, steps, path before): its path is made if
+            # it is kept (a state kept: rank -1, its own path)
+            made: list[State] = [
+                (u + w * (y - now), loss - g * (y - now), k, y, path)
                 for y in steps
                 if y != now
-                for u, loss, path in states
+                for u, loss, _, _, path in states
             ]
             spent += len(states) + len(made)
             if spent > STATES:
@@ -106,18 +111,23 @@ def best_point(
             # worse than the next item above (taken out); none left: no move that way
             w_in, g_in = ranked[below][1:3] if below < len(ranked) else (1, 0)
             w_out, g_out = ranked[above][1:3] if above >= 0 else (0, 1)
-            kept, most = [], None
-            for u, loss, path in sorted(states + made):  # by room used, the most gain first
-                if most is not None and -loss <= most:
+            into, out = _beating(best, room, w_in, g_in, w_out, g_out)
+            kept: list[State] = []
+            most = -1  # gains are never negative
+            for u, loss, rank, y, path in sorted(states + made):  # by room used, most gain first
+                gain = -loss
+                if gain <= most:
                     continue  # dominated: another uses less room for as much gain
-                most = -loss
+                most = gain
                 if u <= room:
-                    if most > best:
-                        best, found = most, path
-                    if most * w_in + (room - u) * g_in >= (best + 1) * w_in:
-                        kept.append((u, loss, path))
-                elif most * w_out - (u - room) * g_out >= (best + 1) * w_out:
-                    kept.append((u, loss, path))
+                    if gain > best:
+                        best, found = gain, path if rank < 0 else (rank, y, path)
+                        into, out = _beating(best, room, w_in, g_in, w_out, g_out)
+                    if gain * w_in - u * g_in < into:
+                        continue
+                elif gain * w_out - u * g_out < out:
+                    continue
+                kept.append((u, loss, -1, 0, path if rank < 0 else (rank, y, path)))
             states = kept
     if found is None:
         return cap + 1, None
@@ -129,3 +139,10 @@ def best_point(
     for k, y in chosen.items():
         point[ranked[k][0]] += sign[ranked[k][0]] * y
     return base - best, point
+
+
+def _beating(best: int, room: int, w_in: int, g_in: int, w_out: int, g_out: int) -> tuple[int, int]:
+    """What a state ``(u, gain)`` must reach to beat ``best``: within the room, ``gain + (room -
+    u) * g_in / w_in > best``, that is ``gain * w_in - u * g_in >=`` the first; over it, taking
+    out ``u - room`` at ``g_out / w_out``, ``gain * w_out - u * g_out >=`` the second."""
+    return (best + 1) * w_in - room * g_in, (best + 1) * w_out - room * g_out
