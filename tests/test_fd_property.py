@@ -1112,6 +1112,37 @@ def test_residual_answers_post_back_to_the_same_answers(model):
     assert_same_answers(got, expected)
 
 
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">="])
+@pytest.mark.parametrize("pinned_first", [True, False])
+def test_residual_of_a_reified_order_of_one_variable_shows_the_reification(op, pinned_first):
+    """``b == (x op y)`` with ``y`` pinned is one variable's order (``ReifiedBound``); its
+    residual shows ``b == (x op c)``, and posted back it gives the same answers, also with
+    ``b`` and ``x`` one variable (hypothesis found the residual showing ``x op y`` alone)."""
+    compare = {
+        "<": lambda a, c: a < c,
+        "<=": lambda a, c: a <= c,
+        ">": lambda a, c: a > c,
+        ">=": lambda a, c: a >= c,
+    }[op]
+    for same in (False, True):
+        x, y, b = vars(3)
+        b = x if same else b
+        rel = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op](x, y)
+        pin = eq(y, 1)
+        goals = [fd.in_(x, y, fd.interval(0, 2)), fd.in_(b, fd.interval(0, 1))]
+        goals += [pin, b == rel] if pinned_first else [b == rel, pin]
+        expected = {
+            (v, int(compare(v, 1))) for v in range(3) if not same or v == int(compare(v, 1))
+        }
+        residuals = run(0, (x, b), *goals, residual=True)
+        got = set()
+        for r in residuals:
+            assert all("==" in repr(c) for c in r.constraints), r
+            again = [*r.constraints, *(fd.in_(v, d) for v, d in r.domains.items())]
+            got |= set(run(0, r.term, *again))
+        assert got == expected
+
+
 def check_arith(model):
     n, domains, items = model
     cands = candidates_of(domains)

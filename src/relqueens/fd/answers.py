@@ -28,7 +28,7 @@ from ..logic.reify import reify
 from ..logic.run import run as logic_run
 from ..logic.state import State, isvar, walk
 from ..logic.tabling import Tabled
-from .arith import Function, Reified, ReifiedValue
+from .arith import Function, Reified, ReifiedBound, ReifiedValue
 from .domain import MAX_WIDTH, Domain, Wide, as_domain
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
@@ -213,7 +213,7 @@ def residual(q: Any, S: State) -> Residual:
     return Residual(term, domains, tuple(found + _disequalities(S)))
 
 
-_NEGATED = {"==": "!=", "!=": "==", "<=": ">"}
+_NEGATED = {"==": "!=", "!=": "==", "<=": ">", ">": "<="}
 
 
 def _describe(p: Propagator, term_of: Callable[[int], Any]) -> object:
@@ -232,6 +232,8 @@ def _describe(p: Propagator, term_of: Callable[[int], Any]) -> object:
         return _reified(term_of(p.b), p.op, total, -p.yes.k)
     if isinstance(p, ReifiedValue):
         return _reified(term_of(p.b), "==" if p.same else "!=", lin(term_of(p.x)), p.c)
+    if isinstance(p, ReifiedBound):
+        return _reified(term_of(p.b), "<=" if p.same else ">", lin(term_of(p.x)), p.c)
     if not isinstance(p, Linear):
         return p.source  # lex_le, inverse: shown as posted
     total = sum((lin(term_of(i)) * a for i, a in p.terms), lin(0))
