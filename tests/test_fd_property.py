@@ -29,6 +29,7 @@ from relqueens import SearchLimit, conde, conj, eq, fd, vars
 from relqueens import run as engine_run
 from relqueens.fd.arith import Function
 from relqueens.fd.evaluate import COMPARE
+from relqueens.fd.implied import cliques
 
 SETTINGS = settings(
     max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
@@ -731,6 +732,48 @@ def build_clique(item, vs):
 def test_cliques_of_pairwise_differences_equal_brute_force(model):
     """Labeling groups a clique of ``!=`` into an implied pigeonhole: no answer changes."""
     agrees_with_brute_force(model, build_clique)
+
+
+@st.composite
+def graphs(draw):
+    """A graph of up to 14 nodes (some isolated), as ``node -> neighbours``."""
+    n = draw(st.integers(0, 14))
+    edges = draw(st.sets(st.tuples(st.integers(0, n), st.integers(0, n)), max_size=60))
+    graph: dict[int, set[int]] = {v: set() for v in draw(st.sets(st.integers(0, n)))}
+    for a, b in edges:
+        if a != b:
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
+    return graph
+
+
+@SETTINGS
+@given(graphs(), st.integers(2, 4))
+def test_cliques_are_the_greedy_cover_of_the_edges(graph, least):
+    """``cliques`` (over bitsets) finds what the plain greedy cover does: from each node, most
+    neighbours first, each edge not yet covered grows a clique by the common neighbours in
+    order; each is a clique, and with ``least`` 2 they cover every edge."""
+
+    def greedy(graph, least):
+        found, covered = [], set()
+        for t in sorted(graph, key=lambda t: (-len(graph[t]), t)):
+            for u in sorted(graph[t]):
+                if (t, u) not in covered:
+                    clique = [t, u]
+                    for w in sorted(graph[t] & graph[u]):
+                        if all(w in graph[c] for c in clique):
+                            clique.append(w)
+                    covered.update((a, b) for a in clique for b in clique)
+                    if len(clique) >= least:
+                        found.append(sorted(clique))
+        return found
+
+    got = cliques(graph, least)
+    assert got == greedy(graph, least)
+    assert all(b in graph[a] for c in got for a in c for b in c if a != b)
+    assert all(len(c) >= least for c in got)
+    every = cliques(graph, 2)
+    assert all(any(a in c and b in c for c in every) for a in graph for b in graph[a])
 
 
 @st.composite
