@@ -809,7 +809,7 @@ def frontier_knapsacks(draw):
     cap = draw(st.one_of(st.just(inf), st.integers(-40, 30)))
     if draw(st.booleans()):  # a knapsack: the optimum often changes the LP's choice near its break
         n = draw(st.integers(2, 7))
-        domains = [[0, *sorted(draw(st.sets(st.integers(1, 3), min_size=1)))] for _ in range(n)]
+        domains = [[0, *sorted(draw(st.sets(st.integers(1, 6), min_size=1)))] for _ in range(n)]
         weight = {i: draw(st.integers(1, 12)) for i in range(n)}
         cost = {i: -draw(st.integers(1, 12)) for i in range(n)}
         return domains, weight, cost, draw(st.integers(0, 30)), cap

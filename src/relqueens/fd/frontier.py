@@ -26,7 +26,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeAlias
 
-from .knapsack import layout
+from .knapsack import layout, parts
 
 if TYPE_CHECKING:
     from .domain import Dom
@@ -68,13 +68,21 @@ def best_point(
     if equal:
         return None
     base = sum(relaxed.cost.get(i, 0) * start for i, start, _, _, _ in items)
-    # an item moves y of its steps from its start, using w * y of the room and gaining g * y
-    ranked = [(i, w, -relaxed.cost.get(i, 0) * sign, steps) for i, _, sign, w, steps in items]
-    ranked = [item for item in ranked if item[2] > 0 and len(item[3]) > 1]
+    # an item moves y of its steps from its start (each ``unit`` steps of its variable), using
+    # w * y of the room and gaining g * y; a variable of every step 0..m is an item per part
+    # 1, 2, 4, ... of m, each taken or not (a bounded knapsack's copies: 7 items for 100, not
+    # one of 101 choices)
+    ranked: list[tuple[int, int, int, tuple[int, ...], int]] = []
+    for i, _, sign, w, steps in items:
+        g, most = -relaxed.cost.get(i, 0) * sign, max(steps)
+        if g > 0 and 1 < most == len(steps) - 1:
+            ranked += [(i, w * part, g * part, (0, 1), part) for part in parts(most)]
+        elif g > 0 and most:
+            ranked.append((i, w, g, steps, 1))
     ranked.sort(key=lambda item: Fraction(item[2], item[1]), reverse=True)
     used = gain = whole = 0  # the LP's choice: whole items (every step) while they fit
     while whole < len(ranked) and used + ranked[whole][1] * max(ranked[whole][3]) <= room:
-        _, w, g, steps = ranked[whole]
+        _, w, g, steps, _ = ranked[whole]
         used, gain, whole = used + w * max(steps), gain + g * max(steps), whole + 1
     # a state must gain more than ``least`` (to cost at most ``cap``), and more than ``best``
     least = base - cap - 1 if type(cap) is int else -1  # no target: any point
@@ -94,7 +102,7 @@ def best_point(
                 above -= 1
             else:
                 below += 1
-            _, w, g, steps = ranked[k]
+            _, w, g, steps, _ = ranked[k]
             now = max(steps) if take_out else 0
             # a state made is (room used, -gain, rank, steps, path before): its path is made if
             # it is kept (a state kept: rank -1, its own path)
@@ -135,9 +143,10 @@ def best_point(
     while found:
         k, chosen[k], found = found
     point = {i: start for i, start, _, _, _ in items}
-    sign = {i: s for i, _, s, _, _ in items}
+    signs = {i: s for i, _, s, _, _ in items}
     for k, y in chosen.items():
-        point[ranked[k][0]] += sign[ranked[k][0]] * y
+        i, unit = ranked[k][0], ranked[k][4]
+        point[i] += signs[i] * y * unit
     return base - best, point
 
 

@@ -271,7 +271,7 @@ def _program(items: list[Item], width: int, equal: bool = False) -> list[list[in
                         max, best[at:end], map(add, best[at - w : end - w], repeat(gain))
                     )
             elif len(steps) == max(steps) + 1:  # steps 0..m: as parts 1, 2, 4, ... taken or not
-                for y in _parts(len(steps) - 1):
+                for y in parts(len(steps) - 1):
                     _take(best, best, w * y, gain * y)
             else:
                 for y in steps:
@@ -293,7 +293,7 @@ def _uncapped(w: int, steps: tuple[int, ...], width: int) -> bool:
     return w > 0 and len(steps) == most + 1 and w * (most + 1) >= width
 
 
-def _parts(most: int) -> list[int]:
+def parts(most: int) -> list[int]:
     """Parts ``1, 2, 4, ...`` and a remainder whose subsets sum to each of ``0..most``."""
     parts, part = [], 1
     while most > 0:
@@ -309,7 +309,7 @@ def _cells(shape: Layout) -> int:
     return width * sum(
         1
         if _uncapped(w, steps, width)
-        else len(_parts(len(steps) - 1))
+        else len(parts(len(steps) - 1))
         if len(steps) == max(steps) + 1
         else len(steps)
         for _, _, _, w, steps in items
