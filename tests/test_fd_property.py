@@ -1362,26 +1362,32 @@ def tagged_items(draw, tag, *fields):
     return draw(st.lists(st.tuples(st.just(tag), *fields), min_size=1, max_size=3))
 
 
-@st.composite
-def value_reif_models(draw):
-    """Reifications ``b == (a * x == c)`` / ``!=`` of one variable, with a few plain constraints;
-    the domains first (the bitset case) or anywhere."""
+def one_variable_reif_models(draw, tag, hows, coefficients, ops, constants):
+    """Reifications ``(tag, how, b, x, a, op, c)`` of ``a * x op c``, with a few plain
+    constraints; the domains first (the bitset case) or anywhere."""
     n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
     idx = st.integers(0, n - 1)
     reifs = tagged_items(
-        draw,
-        "rv",
-        st.sampled_from(["b==", "fd.reify"]),
-        idx,
-        idx,
-        st.sampled_from([1, 1, 1, -1, 2]),
-        st.sampled_from(["==", "!="]),
-        st.integers(-4, 4),
+        draw, tag, st.sampled_from(hows), idx, idx, st.sampled_from(coefficients), ops, constants
     )
     if draw(st.booleans()):
         rest = shuffled(draw, reifs + constraints + common_items([], pins))
         return n, domains, common_items(domains, []) + rest
     return n, domains, shuffled(draw, reifs + constraints + common_items(domains, pins))
+
+
+@st.composite
+def value_reif_models(draw):
+    """Reifications ``b == (a * x == c)`` / ``!=`` of one variable, with a few plain constraints;
+    the domains first (the bitset case) or anywhere."""
+    return one_variable_reif_models(
+        draw,
+        "rv",
+        ["b==", "fd.reify"],
+        [1, 1, 1, -1, 2],
+        st.sampled_from(["==", "!="]),
+        st.integers(-4, 4),
+    )
 
 
 def build_value_reif(item, vs):
@@ -1404,22 +1410,14 @@ def bound_reif_models(draw):
     """Reifications ``b == (a * x op c)`` of one variable and an order (``<``, ``<=``, ``>``,
     ``>=``), into a variable, by ``fd.reify`` or as a term of a sum, with a few plain
     constraints; the domains first (the bitset case) or anywhere."""
-    n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
-    idx = st.integers(0, n - 1)
-    reifs = tagged_items(
+    return one_variable_reif_models(
         draw,
         "rb",
-        st.sampled_from(["b==", "fd.reify", "sum"]),
-        idx,
-        idx,
-        st.sampled_from([1, 1, -1, 2, -3]),
+        ["b==", "fd.reify", "sum"],
+        [1, 1, -1, 2, -3],
         st.sampled_from(["<", "<=", ">", ">="]),
         st.integers(-5, 5),
     )
-    if draw(st.booleans()):
-        rest = shuffled(draw, reifs + constraints + common_items([], pins))
-        return n, domains, common_items(domains, []) + rest
-    return n, domains, shuffled(draw, reifs + constraints + common_items(domains, pins))
 
 
 def build_bound_reif(item, vs):
