@@ -30,6 +30,7 @@ from relqueens import run as engine_run
 from relqueens.fd.arith import Function
 from relqueens.fd.evaluate import COMPARE
 from relqueens.fd.implied import cliques
+from relqueens.fd.labeling import Label
 
 SETTINGS = settings(
     max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
@@ -732,6 +733,30 @@ def build_clique(item, vs):
 def test_cliques_of_pairwise_differences_equal_brute_force(model):
     """Labeling groups a clique of ``!=`` into an implied pigeonhole: no answer changes."""
     agrees_with_brute_force(model, build_clique)
+
+
+@SETTINGS
+@given(
+    clique_models(),
+    st.sampled_from(["leftmost", "ff", "ffc", "min", "max"]),
+    st.sampled_from(["up", "down"]),
+    st.integers(-2, 8),
+)
+def test_a_labeling_that_posts_its_implied_groups_after_a_first_search_gives_each_answer_once(
+    model, select, order, nodes
+):
+    """The labeling looks for a first solution without the implied pigeonholes within ``nodes``
+    (none, some or all it needs), then posts them and goes on: the answers are brute force's,
+    each once, and the first ones are those ``run(1)`` and ``run(2)`` give."""
+    n, domains, items = model
+    vs = vars(n)
+    built = [build_common(item, vs) or build_clique(item, vs) for item in items]
+    goals = [g for g, _ in built] + [fd.label(list(vs), select=select, order=order)]
+    with mock.patch.object(Label, "ALONE", nodes - 4 * n):  # n labels or fewer: nodes at most
+        got = run(0, tuple(vs), *goals)
+        assert run(1, tuple(vs), *goals) == got[:1]
+        assert run(2, tuple(vs), *goals) == got[:2]
+    assert_same_answers(got, brute(candidates_of(domains), [c for _, c in built]))
 
 
 @st.composite

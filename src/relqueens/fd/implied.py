@@ -426,3 +426,10 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
             )
             found.append((order, weights, rows))
     return ImpliedLoads(tuple(found)) if found else None
+
+
+def implied(model: Model) -> list[Constraint]:
+    """What :func:`implied_resources`, :func:`implied_distinct` and :func:`implied_loads` find
+    in ``model``: the resources, ``distinct`` groups and loads stated piece by piece."""
+    found = (implied_resources(model), implied_distinct(model), implied_loads(model))
+    return [c for c in found if c is not None]

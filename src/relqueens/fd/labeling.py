@@ -32,11 +32,11 @@ from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
 from .domain import Dom, Domain, Wide, as_domain
 from .errors import DomainError
-from .implied import implied_distinct, implied_loads, implied_resources
+from .implied import implied
 from .probing import Probes, scheduling
 from .propagators import Scanned, fixed, fixpoint, high, keep_ge, keep_le, low, quiet
 from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
-from .restarts import RESTARTABLE, Restarts
+from .restarts import FIRST_NODES, RESTARTABLE, Restarts
 from .store import FDStore, is_int, store_of
 from .terms import Lin, Relation, listed, var
 from .trace import BRANCH, FAILED, SOLUTION, Narrowed, SearchTrace
@@ -644,6 +644,9 @@ class Label(Goal):
 
     __slots__ = ("branching", "objective", "order", "select", "trace", "variables")
     search_kind = STATES
+    ALONE = FIRST_NODES
+    """The nodes, beside four for each variable, the labeling may spend on a first solution
+    before it posts the implied constraints (:meth:`_alone`)."""
 
     def __init__(
         self,
@@ -663,18 +666,19 @@ class Label(Goal):
         if any(not (isvar(w) or is_int(w)) for w in (walk(v, s) for v in self.variables)):
             return
         store = store_of(S)
-        model = None if store is None else store.current()
-        extra = (
-            []
-            if model is None
-            else [implied_resources(model), implied_distinct(model), implied_loads(model)]
-        )
+        first: tuple[State, list[Dom]] | Literal[False] | None = None
         # resources, distinct groups, loads stated piece by piece: propagated as wholes
-        if any(extra):
+        if store is not None and (extra := implied(store.current())):
+            if self.objective is None and self.trace is None:
+                first = self._alone(S, store, open_indices(store, self.variables, s))
+                if first is False:
+                    return
+                if first:
+                    yield first[0]
             from .post import post_into
 
             S = S.copy()
-            if not post_into(S, [c for c in extra if c is not None]):
+            if not post_into(S, extra):
                 return
             s, store = S.data, store_of(S)
         if self.objective is not None:
@@ -684,7 +688,39 @@ class Label(Goal):
         if store is None:  # no FD store: every variable was bound to an integer
             yield S.copy()
             return
-        yield from self._solutions(S, store, store.D, idxs)
+        skip = [first[1][i] for i in idxs] if first else None
+        yield from self._solutions(S, store, store.D, idxs, skip=skip)
+
+    def _alone(
+        self, S: State, store: FDStore, idxs: list[int]
+    ) -> tuple[State, list[Dom]] | Literal[False] | None:
+        """The first solution (its state and domains) of the labeling without the implied
+        constraints, if it takes no more nodes than :attr:`ALONE` (the labeling's own before
+        restarts); ``False``: there is none; ``None``: not found within them.
+
+        The implied groups, resources and loads prune a search that fails
+        much; one that finds its solution soon need not pay for posting them
+        (a 5 x 5 queen graph's first colouring: 0.9 ms, and 1.6 ms with its
+        55 implied groups). The labeling then goes on with them, but for
+        this solution.
+        """
+        solutions, left = Solutions(S, store, idxs), [self.ALONE + 4 * len(idxs)]
+
+        def pause() -> bool:
+            left[0] -= 1
+            return left[0] < 0
+
+        def accept(D: list[Dom]) -> tuple[State, list[Dom]] | Literal[False]:
+            state = solutions.state(D)
+            return False if state is False else (state, D)
+
+        found = search(
+            store.D, store, idxs, self.select, self.order, accept=accept, branching=self.branching,
+            pause=pause,
+        )  # fmt: skip
+        for solution in found:
+            return None if solution is False else cast("tuple[State, list[Dom]]", solution)
+        return False  # the whole tree searched: no solution
 
     def _solutions(
         self,
@@ -698,7 +734,8 @@ class Label(Goal):
     ) -> Iterator[State]:
         """The labeling's solutions from domains ``D0``, but the one whose labels are ``skip`` (given before)."""
         if not idxs:
-            yield S.copy()
+            if skip is None:  # the one solution, unless given before
+                yield S.copy()
             return
         solutions = Solutions(S, store, idxs)
         trace = self.trace if trace is None else trace
