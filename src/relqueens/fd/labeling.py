@@ -31,6 +31,7 @@ from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
 from .domain import Dom, Domain, Wide, as_domain
+from .equalities import fixed_by_equalities
 from .errors import DomainError
 from .implied import implied
 from .probing import Probes, scheduling
@@ -666,6 +667,13 @@ class Label(Goal):
         if any(not (isvar(w) or is_int(w)) for w in (walk(v, s) for v in self.variables)):
             return
         store = store_of(S)
+        if store is not None and (fixes := fixed_by_equalities(store.current(), store.D)):
+            from .post import post_into
+
+            S = S.copy()
+            if not post_into(S, [fixes]):
+                return
+            s, store = S.data, store_of(S)
         first: tuple[State, list[Dom]] | Literal[False] | None = None
         # resources, distinct groups, loads stated piece by piece: propagated as wholes
         if store is not None and (extra := implied(store.current())):

@@ -1,0 +1,248 @@
+"""Linear equalities combined: the values they fix together, checked by rank and by brute force."""
+
+import itertools
+from fractions import Fraction
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from test_fd_property import assert_same_answers, run, shuffled
+
+from relqueens import fd, vars
+from relqueens.fd.domain import as_domain
+from relqueens.fd.equalities import fixed_by_equalities
+from relqueens.fd.post import post_into
+from relqueens.fd.propagators import fixed, low
+from relqueens.fd.store import store_of
+from relqueens.logic.state import State
+
+EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def systems(draw, wide=False):
+    """Variables with small domains (or, ``wide``, -30..30 but in a group), two to four equalities
+    ``sum(a x) == b`` true at a point drawn within them (now and then off by some), perhaps
+    ``x == y + c``, and perhaps a ``distinct`` group of terms ``x + c`` with as many values as
+    members, or one more."""
+    n = draw(st.integers(3, 6) if wide else st.integers(2, 5))
+    small = st.sets(st.integers(-2, 5), min_size=1, max_size=6)
+    domains = [set(range(-30, 31)) if wide else draw(small) for _ in range(n)]
+    point = [draw(st.sampled_from(sorted(d))) for d in domains]
+    group = None
+    if draw(st.booleans()):
+        members = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+        size = len(members) + draw(st.sampled_from([0, 0, 1]))  # a permutation, or a value spare
+        values = draw(
+            st.permutations(sorted(draw(st.sets(st.integers(-2, 5), min_size=size, max_size=size))))
+        )
+        group = [(i, draw(st.sampled_from([0, 0, 1, -1]))) for i in members]  # terms x_i + c_i
+        for (i, c), v in zip(group, values):
+            domains[i], point[i] = {u - c for u in values}, v - c
+    off = st.sampled_from([0] * 12 + [1, -2])
+    coefficient = st.sampled_from([-3, -2, -1, 1, 2, 3])
+    shared = {
+        i: draw(coefficient) for i in draw(st.sets(st.integers(0, n - 1), min_size=2, max_size=3))
+    }
+    equalities = []
+    for _ in range(draw(st.integers(2, 4))):  # some share terms: their differences fix others
+        terms = dict(shared) if draw(st.integers(0, 3)) else {}
+        for i in draw(st.lists(st.integers(0, n - 1), max_size=1 if terms else 4, unique=True)):
+            terms[i] = draw(coefficient)
+        if terms:
+            terms = list(terms.items())
+            equalities.append((terms, sum(a * point[i] for i, a in terms) + draw(off)))
+    offset = None
+    if draw(st.booleans()):
+        x, y = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
+        offset = (x, y, point[x] - point[y] + draw(off))
+    return n, domains, group, equalities, offset
+
+
+def goals_of(system, vs):
+    """The goals and, for brute force, the checks of ``system``."""
+    _, domains, group, equalities, offset = system
+    built = [
+        (fd.in_(v, fd.domain(*sorted(d))), lambda a, i=i, d=d: a[i] in d)
+        for i, (v, d) in enumerate(zip(vs, domains))
+    ]
+    for terms, b in equalities:
+        expr = fd.dot([a for _, a in terms], [vs[i] for i, _ in terms])
+        built.append((expr == b, lambda a, t=terms, b=b: sum(c * a[i] for i, c in t) == b))
+    if offset is not None:
+        x, y, c = offset
+        built.append((vs[x] == vs[y] + c, lambda a: a[x] == a[y] + c))
+    if group is not None:
+        built.append(
+            (
+                fd.distinct([vs[i] + c for i, c in group]),
+                lambda a: len({a[i] + c for i, c in group}) == len(group),
+            )
+        )
+    return built
+
+
+def rank(rows):
+    """The rank of ``rows`` (lists of numbers), by plain Gaussian elimination over fractions."""
+    rows = [[Fraction(v) for v in r] for r in rows]
+    r = 0
+    for col in range(len(rows[0]) if rows else 0):
+        pivot = next((k for k in range(r, len(rows)) if rows[k][col]), None)
+        if pivot is None:
+            continue
+        rows[r], rows[pivot] = rows[pivot], rows[r]
+        for k in range(len(rows)):
+            if k != r and rows[k][col]:
+                f = rows[k][col] / rows[r][col]
+                rows[k] = [a - f * b for a, b in zip(rows[k], rows[r])]
+        r += 1
+    return r
+
+
+@EXAMPLES
+@given(systems(wide=True))
+def test_the_values_fixed_are_those_the_equalities_span_at_the_value_they_imply(system):
+    """After posting, a variable left open is fixed by :func:`fixed_by_equalities` exactly when
+    its unit row lies in the span of the equalities, the permutation's sum and the values
+    propagation fixed (the rank is the same with it), and at the value they imply."""
+    n, _, group, equalities, offset = system
+    vs = vars(n)
+    S = State()
+    if not post_into(S, [g for g, _ in goals_of(system, vs)]):
+        event("no solution at posting")
+        return
+    store = store_of(S)
+    model, D = store.current(), store.D
+    index = [model.index.get(v) for v in vs]
+    found = fixed_by_equalities(model, D)
+    got = {}
+    if found is not None and found.fixed is not None:
+        got = {model.vars[i]: Fraction(b, a) for i, a, b in found.fixed}
+    event("contradiction" if found is not None and found.fixed is None else f"fixed {len(got)}")
+    rows = []
+    for terms, b in equalities:
+        row = [0] * (n + 1)
+        for i, a in terms:
+            row[i] += a
+        row[n] = b
+        rows.append(row)
+    if offset is not None:
+        x, y, c = offset
+        row = [0] * (n + 1)
+        row[x], row[y], row[n] = row[x] + 1, row[y] - 1, c
+        rows.append(row)
+    values = None
+    if group is not None:  # the values left to the group's terms after propagation
+        values = {v + c for i, c in group for v in as_domain(D[index[i]], model.off[index[i]])}
+    if values is not None and len(values) == len(group):  # a permutation's sum
+        row = [0] * (n + 1)
+        for i, _ in group:
+            row[i] = 1
+        row[n] = sum(values) - sum(c for _, c in group)
+        rows.append(row)
+    for i, k in enumerate(index):
+        if k is not None and fixed(D[k]):  # a value propagation found: a unit row
+            row = [0] * (n + 1)
+            row[i], row[n] = 1, low(D[k], model.off[k])
+            rows.append(row)
+    coefficients = [r[:n] for r in rows]
+    spanned = rank(coefficients)
+    consistent = rank(rows) == spanned
+    if not consistent:
+        assert found is not None and found.fixed is None, "the contradiction is found"
+        return
+    for i, k in enumerate(index):
+        if k is None or fixed(D[k]):
+            continue
+        unit = [0] * n
+        unit[i] = 1
+        assert (vs[i] in got) == (rank([*coefficients, unit]) == spanned), vs[i]
+        if vs[i] in got:  # the value the equalities imply: adding it keeps them consistent
+            value = got[vs[i]]
+            assert rank([*rows, [*unit, value]]) == spanned, (vs[i], value)
+
+
+@EXAMPLES
+@given(systems(), st.data())
+def test_systems_of_equalities_answer_as_brute_force(system, data):
+    """Every answer, once, in any goal order, labeled by ``ff`` or ``leftmost``."""
+    n, domains, *_ = system
+    vs = vars(n)
+    built = goals_of(system, vs)
+    goals = [g for g, _ in shuffled(data.draw, built)]
+    select = data.draw(st.sampled_from(["leftmost", "ff"]))
+    got = run(0, tuple(vs), *goals, fd.label(list(vs), select=select))
+    expected = [
+        a
+        for a in itertools.product(*(sorted(d) for d in domains))
+        if all(check(a) for _, check in built)
+    ]
+    assert_same_answers(got, expected)
+
+
+def posted(*goals):
+    """The model and domains of a state where ``goals`` (constraints) are posted."""
+    S = State()
+    assert post_into(S, goals)
+    store = store_of(S)
+    return store.current(), store.D
+
+
+def test_a_magic_squares_sum_is_fixed_by_its_lines_over_a_permutation():
+    """4 x 4 cells a permutation of 1..16, each line summing to a variable ``S``: the rows hold
+    every cell once, so ``4 S == 136``; no line alone fixes ``S``."""
+    n = 4
+    cells, (s,) = vars(n * n), vars(1)
+    lines = [[r * n + c for c in range(n)] for r in range(n)]
+    lines += [[r * n + c for r in range(n)] for c in range(n)]
+    lines += [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
+    goals = [
+        fd.in_(*cells, fd.interval(1, n * n)),
+        fd.in_(s, fd.interval(1, 100)),
+        fd.distinct(cells),
+        *(fd.dot([1] * n, [cells[i] for i in line]) == s for line in lines),
+    ]
+    model, D = posted(*goals)
+    assert not fixed(D[model.index[s]])
+    assert fixed_by_equalities(model, D).fixed == ((model.index[s], 1, 34),)
+    known = D[:]
+    known[model.index[s]] = 1 << (34 - model.off[model.index[s]])
+    assert fixed_by_equalities(model, known) is None  # s fixed already: nothing new
+    known[model.index[s]] = 1 << (33 - model.off[model.index[s]])
+    assert fixed_by_equalities(model, known).fixed is None  # fixed otherwise: a contradiction
+    assert list(run(1, s, *goals, fd.label(cells, select="ff"))) == [34]
+
+
+def test_equalities_that_fix_a_value_together_or_contradict_each_other():
+    """Each sum alone has values within the bounds; the first two fix ``y`` (their difference),
+    a third fixes it again at no integer, or at another value."""
+    x, y, z = vars(3)
+    goals = [fd.in_(x, y, z, fd.interval(-30, 30)), x + y + z == 4, x + 2 * y + z == 1]
+    model, D = posted(*goals)
+    assert fixed_by_equalities(model, D).fixed == ((model.index[y], 1, -3),)
+    assert len(run(0, (x, y, z), *goals)) == 54  # x + z == 7: x in -23..30
+    model, D = posted(*goals, x + 3 * y + z == -1)  # 2 y == -5
+    assert fixed_by_equalities(model, D).fixed is None
+    assert not run(0, (x, y, z), *goals, x + 3 * y + z == -1)
+    model, D = posted(*goals, x + 4 * y + z == 4)  # 3 y == 0
+    assert fixed_by_equalities(model, D).fixed is None
+
+
+def test_rows_whose_right_hand_sides_cancel_are_eliminated_alike():
+    """All-interval series of 4 by disjunctions, ``(b - a == d) | (a - b == d)``: the two
+    permutations' sums and the reified differences eliminate to rows of right-hand side 0
+    (a row once lost its right-hand side there, and the next step raised ``KeyError``)."""
+    n = 4
+    x, d = vars(n), vars(n - 1)
+    goals = [
+        fd.in_(*x, fd.interval(0, n - 1)),
+        fd.in_(*d, fd.interval(1, n - 1)),
+        fd.all_distinct(x),
+        fd.all_distinct(d),
+        *[(b - a == e) | (a - b == e) for a, b, e in zip(x, x[1:], d)],
+    ]
+    expected = [
+        p
+        for p in itertools.permutations(range(n))
+        if len({abs(b - a) for a, b in itertools.pairwise(p)}) == n - 1
+    ]
+    assert sorted(run(0, tuple(x), *goals, fd.label(x))) == expected
