@@ -371,18 +371,21 @@ class Posting:
 
     def post_relation(self, c: Relation) -> bool:
         """Post a comparison; ``x + a op y + b`` between two FD variables goes straight in."""
-        a, b = c.lhs.offset_var(), c.rhs.offset_var()
-        if a is not None and b is not None:  # x + ka op y + kb, the common case: at once
-            index = self.store.current().index
-            x, y = index.get(walk(a[0], self.s)), index.get(walk(b[0], self.s))
-            if x is not None and y is not None and x != y:
-                op, swap, c0 = _BETWEEN[c.op]
-                shift = b[1] - a[1]
-                return (
-                    self.binary(y, x, c0 - shift, op, c)
-                    if swap
-                    else self.binary(x, y, c0 + shift, op, c)
-                )
+        lhs, rhs = c.lhs, c.rhs
+        if len(lhs.terms) == 1 and len(rhs.terms) == 1:  # x + ka op y + kb, the common case
+            ((u, a),), ((v, b),) = lhs.terms.items(), rhs.terms.items()
+            s = self.s
+            if a == 1 and b == 1 and u not in s and v not in s:  # neither bound: at once
+                index = self.store.current().index
+                x, y = index.get(u), index.get(v)
+                if x is not None and y is not None and x != y:
+                    op, swap, c0 = _BETWEEN[c.op]
+                    shift = rhs.const - lhs.const
+                    return (
+                        self.binary(y, x, c0 - shift, op, c)
+                        if swap
+                        else self.binary(x, y, c0 + shift, op, c)
+                    )
         expr = c.lhs - c.rhs
         if c.op == "!=":
             split = self.abs_difference_ne(c, expr)

@@ -20,7 +20,7 @@ import gc
 import os
 from itertools import pairwise
 
-from . import all_distinct, distinct, in_, interval, label, lin, lt, ne, reify
+from . import all_distinct, distinct, dot, in_, interval, label, lin, lt, ne, reify, scalar_product
 from .answers import run
 from .terms import vars
 
@@ -29,7 +29,8 @@ ROUNDS = 8
 
 
 def warm_up(rounds: int = ROUNDS) -> None:
-    """Solve a map colouring, a sum puzzle, a 4-queens model and a logic puzzle ``rounds`` times.
+    """Solve two colourings, a sum puzzle, a 4-queens model, a logic puzzle and a knapsack
+    ``rounds`` times.
 
     >>> warm_up(1)
     """
@@ -42,6 +43,17 @@ def warm_up(rounds: int = ROUNDS) -> None:
             *(ne(a, b) for a, b in pairwise(xs)),
             ne(xs[0], xs[4]),
             label(xs, select="leftmost"),
+        )
+        ws = vars(6)  # a wheel and two chords: a clique of four, an implied group
+        run(
+            0,
+            ws,
+            in_(*ws, interval(0, 3)),
+            *(ne(ws[k], ws[(k + 1) % 5]) for k in range(5)),
+            *(ne(w, ws[5]) for w in ws[:5]),
+            ne(ws[0], ws[2]),
+            ne(ws[0], ws[3]),
+            label(ws, select="ff"),
         )
         a, b, c = vars(3)
         run(
@@ -76,6 +88,15 @@ def warm_up(rounds: int = ROUNDS) -> None:
             reify(lt(s, q), c),
             b + c == 1,
             label((p, q, r, s), select="ff"),
+        )
+        ts = vars(4)  # a knapsack, maximised, its total shown: branch and bound's paths
+        total = dot((5, 4, 3, 2), ts)
+        run(
+            1,
+            [total, ts],
+            in_(*ts, interval(0, 1)),
+            scalar_product((4, 3, 2, 1), ts, "<=", 6),
+            label(ts, maximize=total),
         )
 
 
