@@ -14,7 +14,7 @@ from itertools import pairwise
 from random import Random
 from unittest.mock import patch
 
-from hypothesis import event, given
+from hypothesis import event, example, given
 from hypothesis import strategies as st
 from test_fd_property import SETTINGS, brute, residual_sets, run, shuffled
 from test_restarts import racing_from
@@ -136,6 +136,11 @@ def long_dives(on):
 
 @SETTINGS
 @given(permutation_models(), st.booleans())
+@example(
+    (5, [{0, 1, 2}, {0, 1, 2, 3, 4}, {0, 1, 2, 3}, {0, 1}, {0, 1, 2, 3}], [(2, 0, 1), (4, 3, 2)],
+     [(m, 0) for m in range(5)], [1], "ff", "distinct"),
+    False,
+)  # fmt: skip
 def test_a_raced_labeling_over_a_permutation_gives_every_answer_once(model, long):
     n, domains, copies, members, labeled, *_ = model
     used = []
@@ -160,7 +165,13 @@ def test_a_raced_labeling_over_a_permutation_gives_every_answer_once(model, long
     projected = {tuple(a[i] for i in labeled) for a in solutions}
     got = {tuple(next(iter(a[i])) for i in labeled) for a in raced}
     assert all(len(a[i]) == 1 for a in raced for i in labeled)
-    assert got == projected
+    assert projected <= got  # no solution lost
+    # an answer whose variables are all fixed is a solution; one with residual domains is
+    # conditional (as in SWI): propagation need not see that its constraints have no solution
+    # together (x1 = 4 below: x1 + 2 x0 + 2 x3 == 7 makes x1 odd)
+    assert all(
+        tuple(next(iter(d)) for d in a) in solutions for a in raced if all(len(d) == 1 for d in a)
+    )
 
 
 def langford(n, k=3):

@@ -445,6 +445,12 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
     return ImpliedLoads(tuple(found)) if found else None
 
 
+def may_group(model: Model) -> bool:
+    """Whether ``model`` has the six ``x != y`` a clique of four needs, at least (cheaply: what
+    :func:`implied_distinct` may group)."""
+    return sum(1 for e in model.props if e[0] == "ne" and e[3] == 0) >= 6
+
+
 def implied(model: Model) -> list[Constraint]:
     """What :func:`implied_resources`, :func:`implied_distinct` and :func:`implied_loads` find
     in ``model``: the resources, ``distinct`` groups and loads stated piece by piece."""

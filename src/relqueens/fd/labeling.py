@@ -33,7 +33,7 @@ from .dives import Selector
 from .domain import Dom, Domain, Wide, as_domain
 from .equalities import fixed_by_equalities
 from .errors import DomainError
-from .implied import implied
+from .implied import implied, may_group
 from .probing import Probes, scheduling
 from .propagators import Scanned, fixed, fixpoint, high, keep_ge, keep_le, low, quiet
 from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
@@ -675,20 +675,29 @@ class Label(Goal):
                 return
             s, store = S.data, store_of(S)
         first: tuple[State, list[Dom]] | Literal[False] | None = None
-        # resources, distinct groups, loads stated piece by piece: propagated as wholes
-        if store is not None and (extra := implied(store.current())):
-            if self.objective is None and self.trace is None:
+        if store is not None:
+            # resources, distinct groups, loads stated piece by piece: propagated as wholes (the
+            # groups found once a first search fails: finding them costs a tiny colouring most)
+            model, extra = store.current(), None
+            if (
+                self.objective is None
+                and self.trace is None
+                and (may_group(model) or (extra := implied(model)))
+            ):
                 first = self._alone(S, store, open_indices(store, self.variables, s))
                 if first is False:
                     return
                 if first:
                     yield first[0]
-            from .post import post_into
+            if extra is None:
+                extra = implied(store.current())
+            if extra:
+                from .post import post_into
 
-            S = S.copy()
-            if not post_into(S, extra):
-                return
-            s, store = S.data, store_of(S)
+                S = S.copy()
+                if not post_into(S, extra):
+                    return
+                s, store = S.data, store_of(S)
         if self.objective is not None:
             yield from self._best_first(S)
             return
@@ -749,11 +758,15 @@ class Label(Goal):
         trace = self.trace if trace is None else trace
         accept = solutions.state
         if skip is not None:
-            get = itemgetter(*idxs)
+            get, state = itemgetter(*idxs), solutions.state
             seen = tuple(skip) if len(idxs) > 1 else skip[0]
+            unseen = [True]  # until the solution given before is met (once: then every one is new)
 
             def accept(D: list[Dom]) -> State | Literal[False]:
-                return False if get(D) == seen else solutions.state(D)
+                if unseen[0] and get(D) == seen:
+                    unseen[0] = False
+                    return False
+                return state(D)
 
         elif trace is None and prune is None and self.select in RESTARTABLE:
             select = self.select
