@@ -359,3 +359,9 @@ def test_langfords_first_pairing_by_leftmost_is_found_soon_with_the_sum_of_its_f
     goals = [fd.in_(*first, *second, fd.interval(0, 2 * n - 1)), fd.all_distinct([*first, *second])]
     goals += [s == p + k + 1 for k, (p, s) in enumerate(zip(first, second), start=1)]
     assert run(1, tuple(first), *goals, fd.label(list(first)), max_nodes=500)
+    S = State()
+    assert post_into(S, goals)
+    found = fixed_by_equalities(store_of(S).current(), store_of(S).D)
+    assert found.fixed == () and found.sums  # sums over the first positions (or some seconds)
+    assert post_into(S, [found])  # posted once: a labeling after it finds nothing new
+    assert fixed_by_equalities(store_of(S).current(), store_of(S).D) is None

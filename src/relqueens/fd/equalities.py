@@ -85,13 +85,13 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
     >>> fixed_by_equalities(m, [0b1111] * 3).fixed is None
     True
     """
-    off, rows = model.off, list[Row]()
+    off, rows, implied = model.off, list[Row](), list[Row]()
     for e in model.props:
         if e[0] != "prop":
             continue
         p = e[1]
-        if isinstance(p, Linear) and p.op == "==" and not p.implied:
-            rows.append(_row(p.terms, -p.k, D, off))
+        if isinstance(p, Linear) and p.op == "==":
+            (implied if p.implied else rows).append(_row(p.terms, -p.k, D, off))
         elif type(p) is EqOffset:  # x == y + c
             rows.append(_row(((p.x, 1), (p.y, -1)), p.c, D, off))
     if not rows:
@@ -113,7 +113,7 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
         for i, a in row.items()
         if i != RHS and not fixed_domain(D[i])
     )
-    stated = {_key(row) for row in rows[:posted]}
+    stated = {_key(row) for row in (*rows[:posted], *implied)}  # sums posted before included
     sums = tuple(
         (terms, row[RHS])
         for row in solved
