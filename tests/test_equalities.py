@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from test_fd_property import assert_same_answers, run, shuffled
+from test_fd_property import all_interval, assert_same_answers, run, shuffled
 
 from relqueens import fd, vars
 from relqueens.fd.domain import as_domain
@@ -271,14 +271,7 @@ def test_rows_whose_right_hand_sides_cancel_are_eliminated_alike():
     permutations' sums and the reified differences eliminate to rows of right-hand side 0
     (a row once lost its right-hand side there, and the next step raised ``KeyError``)."""
     n = 4
-    x, d = vars(n), vars(n - 1)
-    goals = [
-        fd.in_(*x, fd.interval(0, n - 1)),
-        fd.in_(*d, fd.interval(1, n - 1)),
-        fd.all_distinct(x),
-        fd.all_distinct(d),
-        *[(b - a == e) | (a - b == e) for a, b, e in zip(x, x[1:], d)],
-    ]
+    x, goals = all_interval(n, lambda a, b, e: (b - a == e) | (a - b == e))
     expected = [
         p
         for p in itertools.permutations(range(n))

@@ -2085,8 +2085,9 @@ def test_langford_2_4_has_two_solutions_mirror_images():
     assert sequences == {(4, 1, 3, 1, 2, 4, 3, 2), (2, 3, 4, 2, 1, 3, 1, 4)}
 
 
-def test_all_interval_series_6():
-    n = 6
+def all_interval(n, difference):
+    """An all-interval series of ``n``: its variables and goals, ``difference(a, b, d)`` the
+    relation of two neighbours and their distance."""
     xs, ds = vars(n), vars(n - 1)
     goals = [
         fd.in_(*xs, fd.interval(0, n - 1)),
@@ -2094,7 +2095,12 @@ def test_all_interval_series_6():
         fd.all_distinct(xs),
         fd.all_distinct(ds),
     ]
-    goals += [fd.eq(ds[i], abs(xs[i + 1] - xs[i])) for i in range(n - 1)]
+    return xs, goals + [difference(a, b, d) for a, b, d in zip(xs, xs[1:], ds)]
+
+
+def test_all_interval_series_6():
+    n = 6
+    xs, goals = all_interval(n, lambda a, b, d: fd.eq(d, abs(b - a)))
     got = run(0, tuple(xs), *goals)
     expected = [
         p

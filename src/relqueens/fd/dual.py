@@ -26,7 +26,7 @@ from ..logic.limits import current_budget
 from .dives import Selector
 from .domain import Dom
 from .globals import AllDistinctProp
-from .propagators import Pigeonhole, aligned, fixpoint
+from .propagators import Pigeonhole, aligned, aligned_union, fixpoint
 
 if TYPE_CHECKING:
     from .store import Model
@@ -59,12 +59,9 @@ def permutations(model: Model, D: list[Dom], idxs: list[int]) -> list[Group]:
 
 
 def _spare(D: list[Dom], group: Group) -> int:
-    union = 0
-    for j, s in group:
-        d = D[j]
-        if type(d) is not int:
-            return -1  # a wide member: not branched on by value
-        union |= d << s
+    union = aligned_union(D, group)
+    if union is None:
+        return -1  # a wide member: not branched on by value
     return union.bit_count() - len(group)
 
 

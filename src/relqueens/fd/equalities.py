@@ -33,7 +33,7 @@ from math import gcd
 
 from .domain import Dom
 from .post import Constraint, Posting
-from .propagators import DistinctSum, EqOffset, Linear, low
+from .propagators import DistinctSum, EqOffset, Linear, aligned, aligned_union, low
 from .propagators import fixed as fixed_domain
 from .store import Model
 
@@ -166,14 +166,10 @@ def _permutation_sums(model: Model, D: list[Dom]) -> list[Row]:
     members (bitset domains) have among them as many values as there are members."""
     off, rows = model.off, []
     for group in model.groups:
-        if any(type(D[i]) is not int for i, _ in group):
+        union = aligned_union(D, aligned(tuple(group), off))
+        if union is None or union.bit_count() != len(group):
             continue
-        union = 0
         base = min(off[i] + c for i, c in group)
-        for i, c in group:
-            union |= D[i] << (off[i] + c - base)
-        if union.bit_count() != len(group):
-            continue
         total = sum(base + k for k in range(union.bit_length()) if union >> k & 1)
         rows.append(_row(tuple((i, 1) for i, _ in group), total - sum(c for _, c in group), D, off))
     return rows

@@ -1474,6 +1474,22 @@ def aligned(members: Sequence[tuple[int, int]], off: list[int]) -> tuple[tuple[i
     return tuple((x, off[x] + c - base) for x, c in members)
 
 
+def aligned_union(D: list[Dom], shifts: Sequence[tuple[int, int]]) -> int | None:
+    """The values of :func:`aligned` terms ``shifts`` together, a bitset over their base
+    (``None`` if one has a :class:`Wide` domain).
+
+    >>> aligned_union([0b011, 0b110], ((0, 0), (1, 1)))
+    15
+    """
+    union = 0
+    for x, s in shifts:
+        d = D[x]
+        if type(d) is not int:
+            return None
+        union |= d << s
+    return union
+
+
 class Pigeonhole(Propagator):
     """A ``distinct`` group with about as many values as members: fewer values fail it, and as many
     mean each value must be taken.
