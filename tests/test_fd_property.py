@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from relqueens import SearchLimit, conde, conj, eq, fd, vars
 from relqueens import run as engine_run
+from relqueens.fd import labeling
 from relqueens.fd.arith import Function
 from relqueens.fd.evaluate import COMPARE
 from relqueens.fd.implied import cliques
@@ -2190,6 +2191,18 @@ def test_a_factor_zero_does_not_hide_a_division_by_zero():
     expected = tuple((a, b) for a in range(-1, 2) for b in range(-1, 2) if b)
     assert run(0, (x, y), dom, fd.eq((x % y) - (x % y), 0)) == expected
     assert run(0, (x, y), dom, fd.eq(0 * (x % y), 0)) == expected
+
+
+def test_a_labeling_whose_whole_tree_fits_its_first_search_searches_it_once():
+    """All of SEND+MORE stated by pairwise ``!=``: the first search, without the implied group
+    of eight, ends within its nodes, so the labeling does not search again with the group."""
+    letters = vars(8)  # S E N D M O R Y
+    goals = [fd.in_(*letters, fd.interval(0, 9)), letters[0] >= 1, letters[4] >= 1]
+    goals += [fd.ne(a, b) for a, b in itertools.combinations(letters, 2)]
+    goals.append(fd.scalar_product([1000, 91, -90, 1, -9000, -900, 10, -1], letters, "==", 0))
+    with mock.patch.object(labeling, "search", wraps=labeling.search) as searches:
+        assert run(0, tuple(letters), *goals, fd.label(letters)) == ((9, 5, 6, 7, 1, 0, 8, 2),)
+    assert searches.call_count == 1
 
 
 @pytest.mark.parametrize("allowance", [0, 50, 10**6])
