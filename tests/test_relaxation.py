@@ -765,6 +765,18 @@ def test_lagrangian_prices_all_the_constraints_of_a_multiple_knapsack_at_once():
     assert sum(a * b for a, b in zip(v, best)) == 1191  # CP-SAT's optimum; it took 130,000 nodes
 
 
+def test_branch_and_bound_branches_on_the_costliest_item_the_lp_leaves_fractional():
+    """max 3x + 2y under 2x + 2y <= 3 and 3x + y <= 3: the LP takes x = y = 3/4; listed y
+    first, x (the costlier) is chosen; once x is fixed, y; with both fixed, none."""
+    cost = {0: -3, 1: -2}
+    kbs = [KnapsackBound(cost, {0: 2, 1: 2}, 3), KnapsackBound(cost, {0: 3, 1: 1}, 3)]
+    D, off = [0b11, 0b11], [0, 0]
+    lp = LagrangianBound(kbs, D, off)
+    assert lp.fractional(D, [1, 0]) == 1
+    assert lp.fractional([0b01, 0b11], [1, 0]) == 0
+    assert lp.fractional([0b01, 0b01], [1, 0]) == -1
+
+
 @st.composite
 def one_knapsack(draw):
     """One ``<=`` constraint over small domains with holes, an objective, a labeling order."""
