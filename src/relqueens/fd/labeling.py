@@ -37,6 +37,7 @@ from .implied import implied, may_group
 from .probing import Probes, scheduling
 from .propagators import Scanned, fixed, fixpoint, high, keep_ge, keep_le, low, quiet
 from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
+from .residues import residues, tables
 from .restarts import FIRST_NODES, RESTARTABLE, Restarts
 from .store import FDStore, is_int, store_of
 from .terms import Lin, Relation, listed, var
@@ -679,10 +680,11 @@ class Label(Goal):
             # resources, distinct groups, loads stated piece by piece: propagated as wholes (the
             # groups found once a first search fails: finding them costs a tiny colouring most)
             model, extra = store.current(), None
+            moduli = residues(model, store.D)
             if (
                 self.objective is None
                 and self.trace is None
-                and (may_group(model) or (extra := implied(model)))
+                and (may_group(model) or moduli or (extra := implied(model)))
             ):
                 for found in self._alone(S, store, open_indices(store, self.variables, s)):
                     if found is None:
@@ -693,6 +695,8 @@ class Label(Goal):
                     return  # the whole tree searched without them
             if extra is None:
                 extra = implied(store.current())
+            if moduli:
+                extra = [*extra, tables(store.current(), store.D, moduli)]
             if extra:
                 from .post import post_into
 
