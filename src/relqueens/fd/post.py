@@ -78,6 +78,36 @@ class Constraint(Goal):
         return f"{self.name}({', '.join(repr(list(a)) if type(a) is tuple else repr(a) for a in args)})"
 
 
+_SPLIT = ("==", "<=")
+"""The comparisons :meth:`Posting.parts` may split: a conjunction, an implication."""
+
+
+def _reified(term: object) -> Relation | None:
+    """The relation a 0/1 term stands for (``None``: not a relation's term)."""
+    if type(term) is Aux and term.kind == "reif":
+        rel: Relation = term.args[0]  # a reif's one argument
+        return rel
+    return None
+
+
+def conjuncts(rel: Relation) -> list[Relation] | None:
+    """The relations ``rel`` says all hold, if it is a conjunction (``p & q & ...``: each a
+    relation counted once, the count all of them), else ``None``.
+
+    >>> from relqueens import fd, var
+    >>> x, y = var("x"), var("y")
+    >>> conjuncts((x < y) & (y < 5) & fd.ne(x, 2))
+    [~x < ~y, ~y < 5, ~x != 2]
+    """
+    terms, total = rel.lhs.terms, rel.rhs
+    if rel.op != "==" or rel.lhs.const or total.terms or total.const != len(terms):
+        return None
+    parts = [r for t, a in terms.items() if a == 1 and (r := _reified(t)) is not None]
+    if len(parts) != len(terms):
+        return None
+    return [part for r in parts for part in conjuncts(r) or (r,)]
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class InDomain(Constraint):
     """``vars`` all take values in ``dom`` (core.logic's ``fd/in``)."""
@@ -370,8 +400,11 @@ class Posting:
         return self.post_relation(c)  # type: ignore[arg-type]  # every record is handled above
 
     def post_relation(self, c: Relation) -> bool:
-        """Post a comparison; ``x + a op y + b`` between two FD variables goes straight in."""
+        """Post a comparison; ``x + a op y + b`` between two FD variables goes straight in, and
+        a conjunction (``p & q``), or an implication of one, is posted part by part."""
         lhs, rhs = c.lhs, c.rhs
+        if c.op in _SPLIT and (parts := self.parts(c)) is not None:
+            return all(self.post_relation(part) for part in parts)
         if len(lhs.terms) == 1 and len(rhs.terms) == 1:  # x + ka op y + kb, the common case
             ((u, a),), ((v, b),) = lhs.terms.items(), rhs.terms.items()
             s = self.s
@@ -398,6 +431,26 @@ class Posting:
             if either is not None:
                 return either
         return self.post_linear(expr, c.op, c)
+
+    def parts(self, c: Relation) -> list[Relation] | None:
+        """``c``'s conjuncts, or for ``p <= q`` (``p`` implies ``q``) where ``q`` is a
+        conjunction, ``p`` reified once and implying each conjunct: posted apart, no 0/1 term
+        stands for the conjunction (Langford's triples L(3,10) by cells, each position
+        implying its three cells, all by ``ff``: 1.29 to 0.62 s, SWI 0.94 s)."""
+        if c.op == "==":
+            return conjuncts(c)
+        lhs, rhs = c.lhs, c.rhs
+        if lhs.const or rhs.const or len(lhs.terms) != 1 or len(rhs.terms) != 1:
+            return None
+        ((p, a),), ((q, b),) = lhs.terms.items(), rhs.terms.items()
+        premise, conclusion = _reified(p), _reified(q)
+        if a != 1 or b != 1 or premise is None or conclusion is None:
+            return None
+        parts = conjuncts(conclusion)
+        if parts is None:
+            return None
+        flag = self.store.current().vars[self.hidden(0, 1)]
+        return [Relation("==", flag, premise), *(Relation("<=", flag, part) for part in parts)]
 
     def either_order(self, c: Relation, expr: Lin) -> bool | None:
         """``(x + a <= y) | (y + b <= x)`` as one :class:`~relqueens.fd.scheduling.EitherOrder`.
