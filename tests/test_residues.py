@@ -9,6 +9,7 @@ from test_equalities import posted
 from test_fd_property import assert_same_answers, run, shuffled
 
 from relqueens import fd, vars
+from relqueens.fd.domain import as_domain
 from relqueens.fd.labeling import Label
 from relqueens.fd.post import post_into
 from relqueens.fd.residues import _rows, residues, tables
@@ -141,3 +142,68 @@ def test_residue_tables_are_posted_once_per_branch():
     model, D = posted(*goals)
     assert residues(model, D)
     assert not residues(*posted(*goals, tables(model, D, residues(model, D))))
+
+
+@EXAMPLES
+@given(
+    st.lists(st.sampled_from([-5, -3, -2, -1, 1, 2, 3, 4, 10]), min_size=3, max_size=3),
+    st.integers(-20, 20),
+    st.lists(st.sets(st.integers(-3, 8), min_size=1, max_size=6), min_size=3, max_size=3),
+    st.data(),
+)
+def test_three_term_equalities_tabulated_answer_as_brute_force(a, k, domains, data):
+    """``a x + b y + c z + k == 0`` over small domains (tabulated when two of them have few
+    value pairs and none is fixed), with an ``element`` on ``z`` perhaps: every answer, once."""
+    vs = vars(3)
+    items = [(fd.in_(v, fd.domain(*d)), lambda p: True) for v, d in zip(vs, domains)]
+    items.append(
+        (fd.scalar_product(a, vs, "==", -k), lambda p: sum(map(int.__mul__, a, p)) + k == 0)
+    )
+    if data.draw(st.booleans()):
+        table = data.draw(st.lists(st.integers(0, 3), min_size=12, max_size=12))
+        index, w = vars(2)
+        items.append((index == vs[2] + 3, lambda p: True))
+        items.append((fd.element(index, table, w), lambda p: 0 <= p[2] + 3 < 12))
+    goals = [g for g, _ in shuffled(data.draw, items)]
+    got = run(
+        0,
+        tuple(vs),
+        *goals,
+        fd.label(list(vs), select=data.draw(st.sampled_from(["leftmost", "ff"]))),
+    )
+    expected = [
+        p
+        for p in itertools.product(*(sorted(d) for d in domains))
+        if all(check(p) for _, check in items)
+    ]
+    assert_same_answers(got, expected)
+
+
+def test_an_index_into_a_table_is_narrowed_to_the_values_its_terms_reach():
+    """``i == 10 a + b`` with ``a``, ``b`` in 0..2: ``i`` keeps 0..2, 10..12 and 20..22 (bounds
+    alone keep 0..22), and with ``b`` fixed, only what ``a`` still reaches."""
+    a, b, i = vars(3)
+    S = State()
+    assert post_into(
+        S, [fd.in_(a, b, fd.interval(0, 2)), fd.in_(i, fd.interval(0, 99)), i == 10 * a + b]
+    )
+    store = store_of(S)
+    assert list(as_domain(store.D[store.index_of(i)], store.model.off[store.index_of(i)])) == [
+        0,
+        1,
+        2,
+        10,
+        11,
+        12,
+        20,
+        21,
+        22,
+    ]
+    assert run(
+        0,
+        i,
+        fd.in_(a, b, fd.interval(0, 2)),
+        fd.in_(i, fd.interval(0, 99)),
+        i == 10 * a + b,
+        fd.eq(b, 1),
+    ) == (1, 11, 21)
