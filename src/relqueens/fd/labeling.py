@@ -680,12 +680,10 @@ class Label(Goal):
             # resources, distinct groups, loads stated piece by piece: propagated as wholes (the
             # groups found once a first search fails: finding them costs a tiny colouring most)
             model, extra = store.current(), None
-            moduli = residues(model, store.D)
-            if (
-                self.objective is None
-                and self.trace is None
-                and (may_group(model) or moduli or (extra := implied(model)))
-            ):
+            alone = self.objective is None and self.trace is None
+            # the residues' tables, once a first search without them runs out (never upfront)
+            moduli = residues(model, store.D) if alone else []
+            if alone and (may_group(model) or moduli or (extra := implied(model))):
                 for found in self._alone(S, store, open_indices(store, self.variables, s)):
                     if found is None:
                         break  # out of nodes: the rest with the implied constraints
