@@ -117,3 +117,22 @@ def test_an_implied_conjunction_posts_no_term_for_the_conjunction():
         "ReifiedValue": 4,
         "LeOffset": 3,
     }
+
+
+def test_flags_negations_and_reifications_of_conjunctions_answer_as_brute_force():
+    """A 0/1 flag as premise and as conjunct, a negated conjunction, a reified one: none is
+    split but where it is a conjunction or an implication of one, and all answer right."""
+    b, x, y, r = vars(4)
+    dom = [fd.in_(b, r, fd.interval(0, 1)), fd.in_(x, y, fd.interval(0, 2))]
+    cases = [
+        (fd.implies(b, fd.eq(x, 1) & fd.eq(y, 2)), lambda b, x, y, r: not b or (x == 1 and y == 2)),
+        (fd.implies(x > 0, fd.eq(b, 1) & (y < x)), lambda b, x, y, r: x == 0 or (b == 1 and y < x)),
+        (~(fd.eq(x, 1) & fd.eq(y, 1)), lambda b, x, y, r: not (x == 1 and y == 1)),
+        (fd.reify(fd.eq(x, 1) & (y > x), r), lambda b, x, y, r: r == (x == 1 and y > x)),
+    ]
+    for rel, check in cases:
+        got = run(0, (b, x, y, r), *dom, rel)
+        expected = [
+            p for p in itertools.product(range(2), range(3), range(3), range(2)) if check(*p)
+        ]
+        assert_same_answers(got, expected)

@@ -9,7 +9,6 @@ from test_equalities import posted
 from test_fd_property import assert_same_answers, run, shuffled
 
 from relqueens import fd, vars
-from relqueens.fd.domain import as_domain
 from relqueens.fd.labeling import Label
 from relqueens.fd.post import post_into
 from relqueens.fd.residues import _rows, residues, tables
@@ -179,31 +178,52 @@ def test_three_term_equalities_tabulated_answer_as_brute_force(a, k, domains, da
     assert_same_answers(got, expected)
 
 
-def test_an_index_into_a_table_is_narrowed_to_the_values_its_terms_reach():
-    """``i == 10 a + b`` with ``a``, ``b`` in 0..2: ``i`` keeps 0..2, 10..12 and 20..22 (bounds
-    alone keep 0..22), and with ``b`` fixed, only what ``a`` still reaches."""
+def test_an_index_into_a_table_is_tabulated_with_the_values_its_terms_reach():
+    """``i == 10 a + b`` with ``a``, ``b`` in 0..2: its table gives ``i`` 0..2, 10..12 and
+    20..22 (bounds alone keep 0..22); with ``b`` fixed, only what ``a`` still reaches."""
     a, b, i = vars(3)
-    S = State()
-    assert post_into(
-        S, [fd.in_(a, b, fd.interval(0, 2)), fd.in_(i, fd.interval(0, 99)), i == 10 * a + b]
-    )
-    store = store_of(S)
-    assert list(as_domain(store.D[store.index_of(i)], store.model.off[store.index_of(i)])) == [
-        0,
-        1,
-        2,
-        10,
-        11,
-        12,
-        20,
-        21,
-        22,
+    goals = [fd.in_(a, b, fd.interval(0, 2)), fd.in_(i, fd.interval(0, 99)), i == 10 * a + b]
+    model, D = posted(*goals)
+    ((xs, rows),) = tables(model, D, residues(model, D)).tables
+    column = xs.index(model.index[i])
+    assert sorted(row[column] for row in rows) == [0, 1, 2, 10, 11, 12, 20, 21, 22]
+    with mock.patch.object(Label, "ALONE", -12):  # the table at once
+        assert run(0, i, *goals, fd.eq(b, 1), fd.label([a, b, i])) == (1, 11, 21)
+
+
+def test_a_coefficient_met_twice_is_a_modulus_and_each_equation_keeps_its_own_tables():
+    """``x + y + 10 a + 10 b == 25``: modulo 10, ``x + y == 5``; beside it, ``x + 2 y + z + 100 c
+    + 200 d == 1012`` keeps its own (``x``, ``y``, ``z`` modulo 100), which does not imply the
+    first."""
+    x, y, z, a, b, c, d = vars(7)
+    goals = [fd.in_(x, y, z, a, b, c, d, fd.interval(0, 9)), x + y + 10 * a + 10 * b == 25]
+    model, D = posted(*goals)
+    found = [(sorted(i for i, _ in t), m) for t, m, _ in residues(model, D)]
+    assert found == [(sorted([model.index[x], model.index[y]]), 10)]
+    model, D = posted(*goals, x + 2 * y + z + 100 * c + 200 * d == 1012)
+    assert sorted((len(t), m) for t, m, _ in residues(model, D)) == [(2, 10), (3, 100)]
+
+
+def test_solutions_given_before_are_skipped_by_value_when_a_wide_label_becomes_a_bitset():
+    """The residue table of ``x + y + 10 a + 20 b == 25`` leaves ``x`` 4 or 5, so ``W == M x``
+    narrows ``W`` from a wide domain to one kept as a bitset: the solutions of the first
+    search, which labeled it wide, are still skipped once each (none given twice)."""
+    M = 1 << 22
+    x, y, a, b, W = vars(5)
+    pads = vars(3)
+    goals = [
+        fd.in_(x, fd.interval(0, 9)),
+        fd.in_(y, fd.interval(0, 1)),
+        fd.in_(a, b, *pads, fd.interval(0, 9)),
+        fd.in_(W, fd.interval(0, 10**12)),
+        x + y + 10 * a + 20 * b == 25,
+        M * x == W,
     ]
-    assert run(
-        0,
-        i,
-        fd.in_(a, b, fd.interval(0, 2)),
-        fd.in_(i, fd.interval(0, 99)),
-        i == 10 * a + b,
-        fd.eq(b, 1),
-    ) == (1, 11, 21)
+    got = run(0, (x, y, a, b, W, *pads), *goals, fd.label([x, y, a, b, *pads, W]))
+    expected = [
+        (xv, yv, av, bv, M * xv, *p)
+        for xv, yv, av, bv in itertools.product(range(10), range(2), range(10), range(10))
+        if xv + yv + 10 * av + 20 * bv == 25
+        for p in itertools.product(range(10), repeat=3)
+    ]
+    assert_same_answers(got, expected)

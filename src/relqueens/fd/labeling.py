@@ -675,7 +675,9 @@ class Label(Goal):
             if not post_into(S, [fixes]):
                 return
             s, store = S.data, store_of(S)
-        given: list[list[Dom]] = []  # the solutions' domains found without the implied constraints
+        given: list[
+            dict[int, int | float]
+        ] = []  # the values of the solutions found without the implied
         if store is not None:
             # resources, distinct groups, loads stated piece by piece: propagated as wholes (the
             # groups found once a first search fails: finding them costs a tiny colouring most)
@@ -684,11 +686,14 @@ class Label(Goal):
             # the residues' tables, once a first search without them runs out (never upfront)
             moduli = residues(model, store.D) if alone else []
             if alone and (may_group(model) or moduli or (extra := implied(model))):
-                for found in self._alone(S, store, open_indices(store, self.variables, s)):
+                first = open_indices(store, self.variables, s)
+                off = model.off
+                for found in self._alone(S, store, first):
                     if found is None:
                         break  # out of nodes: the rest with the implied constraints
                     yield found[0]
-                    given.append(found[1])
+                    D = found[1]  # values, not domains: a Wide label may become a bitset
+                    given.append({i: low(D[i], off[i]) for i in first})
                 else:
                     return  # the whole tree searched without them
             if extra is None:
@@ -709,7 +714,7 @@ class Label(Goal):
         if store is None:  # no FD store: every variable was bound to an integer
             yield S.copy()
             return
-        skip = [tuple(D[i] for i in idxs) for D in given]
+        skip = [tuple(values[i] for i in idxs) for values in given]
         yield from self._solutions(S, store, store.D, idxs, skip=skip)
 
     def _alone(
@@ -754,9 +759,9 @@ class Label(Goal):
         idxs: list[int],
         prune: Callable[[list[Dom]], bool] | None = None,
         trace: SearchTrace | None = None,
-        skip: list[tuple[Dom, ...]] | None = None,
+        skip: list[tuple[int | float, ...]] | None = None,
     ) -> Iterator[State]:
-        """The labeling's solutions from domains ``D0``, but those whose labels are in ``skip`` (given before)."""
+        """The labeling's solutions from domains ``D0``, but those whose values are in ``skip`` (given before)."""
         if not idxs:
             if not skip:  # the one solution, unless given before
                 yield S.copy()
@@ -765,12 +770,12 @@ class Label(Goal):
         trace = self.trace if trace is None else trace
         accept = solutions.state
         if skip:
-            get, state = itemgetter(*idxs), solutions.state
-            seen = set(skip) if len(idxs) > 1 else {labels[0] for labels in skip}
+            state, off = solutions.state, store.model.off
+            seen = set(skip)
             unseen = [len(seen)]  # until the solutions given before are met (once each)
 
             def accept(D: list[Dom]) -> State | Literal[False]:
-                if unseen[0] and get(D) in seen:
+                if unseen[0] and tuple(low(D[i], off[i]) for i in idxs) in seen:
                     unseen[0] -= 1
                     return False
                 return state(D)
@@ -982,7 +987,7 @@ class Label(Goal):
             found = Solutions(S, store, idxs).state(D)
             if found is not False:
                 yield found
-                first = [tuple(D[i] for i in idxs)]
+                first = [tuple(low(D[i], model.off[i]) for i in idxs)]
         given = first is not None
         try:
             for v in values:

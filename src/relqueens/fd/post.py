@@ -78,9 +78,6 @@ class Constraint(Goal):
         return f"{self.name}({', '.join(repr(list(a)) if type(a) is tuple else repr(a) for a in args)})"
 
 
-TABULATED = 1024
-"""The most value pairs of a three-term equation's two smallest domains it is tabulated for."""
-
 _SPLIT = ("==", "<=")
 """The comparisons :meth:`Posting.parts` may split: a conjunction, an implication."""
 
@@ -905,37 +902,7 @@ class Posting:
             return self.binary(x, y, -k, op, source)  # x op y + (-k)
         if op == "==" and not self.congruent(pairs, k):
             return False
-        if not self.attach(self.sum_of(tuple(pairs), k, op, source)):
-            return False
-        return op != "==" or len(pairs) != 3 or self.tabulated(pairs, k)
-
-    def tabulated(self, terms: list[tuple[int, int]], k: int) -> bool:
-        """Also post ``sum(a * x_i) + k == 0`` over three variables as an implied table of its
-        solutions, domain consistent, when a coefficient is not 1 or -1, two of the domains
-        have at most :data:`TABULATED` value pairs and none is fixed (an index ``n * a + b``
-        into ``element``: bounds alone leave its holes; all-interval series by such an index
-        into a table of differences: 10 notes, all by ``ff``, 5.4 to 1.6 s; 20 notes, first,
-        over 2 minutes to 0.74 s; CP-SAT 0.61 and 2.1 s)."""
-        from .residues import ResidueTable
-
-        D, off = self.store.D, self.store.model.off
-        if all(a in (1, -1) for _, a in terms) or any(type(D[i]) is not int for i, _ in terms):
-            return True  # unit coefficients leave few holes (x - y == d): bounds do
-        (i, a), (j, b), (h, c) = sorted(terms, key=lambda t: D[t[0]].bit_count())
-        if D[i].bit_count() * D[j].bit_count() > TABULATED or D[i].bit_count() < 2:
-            return True
-        dh, oh = D[h], off[h]
-        rows = []
-        for u in Domain(D[i], off[i]):
-            for v in Domain(D[j], off[j]):
-                w, r = divmod(-(k + a * u + b * v), c)
-                if not r and w - oh >= 0 and (dh >> (w - oh)) & 1:
-                    rows.append((u, v, w))
-        if not rows:
-            return False
-        from .globals import row_masks
-
-        return self.attach(ResidueTable((i, j, h), row_masks(tuple(rows)), None))
+        return self.attach(self.sum_of(tuple(pairs), k, op, source))
 
     def congruent(self, terms: list[tuple[int, int]], k: int) -> bool:
         """Narrow each term of ``sum(a * x_i) + k == 0`` to the values that keep ``a * x + k``

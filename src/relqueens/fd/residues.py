@@ -21,12 +21,13 @@ SATURN + URANUS + NEPTUNE + PLUTO = PLANETS: 1.3 to 0.16 s (SWI 9.4 s, CP-SAT 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from math import gcd, lcm, prod
 
 from .domain import Dom, Domain
 from .globals import TableProp, row_masks
 from .post import Constraint, Posting
-from .propagators import Linear
+from .propagators import Linear, high, low
 from .store import Model
 
 Support = tuple[tuple[int, int], ...]
@@ -51,8 +52,11 @@ class ResidueTable(TableProp):
 def residues(model: Model, D: list[Dom]) -> list[tuple[Support, int, int]]:
     """``(terms, m, k)`` for each set of terms of a posted equation that a modulus ``m`` leaves,
     ``sum(a_i x_i) + k == 0`` modulo ``m``, to tabulate (:func:`tables`): of bitset domains in
-    ``D``, whose value tuples are at most :data:`ROWS`, and not within another's terms (none if
-    posted before on this branch). The terms come fewest values first.
+    ``D``, whose value tuples are at most :data:`ROWS`, and not within the terms of another
+    kept from the same equation (none if posted before on this branch). A three-term equation
+    with a coefficient other than 1 or -1 and no term fixed is kept whole (``m`` past any
+    value of its sum: an index ``n * a + b`` into ``element``, whose holes bounds leave). The
+    terms come fewest values first.
 
     >>> from relqueens.fd.store import Model
     >>> m = Model()
@@ -64,41 +68,58 @@ def residues(model: Model, D: list[Dom]) -> list[tuple[Support, int, int]]:
     """
     if any(type(p.source) is ResidueTables for p in model.posted(ResidueTable)):
         return []
-    found: list[tuple[Support, int, int]] = []
-    for p in model.posted(Linear):
-        if p.op == "==" and len(p.terms) > 2:
-            found += ((left, m, p.k) for left, m in _left(p.terms))
     kept: list[tuple[Support, int, int]] = []
-    for terms, m, k in sorted(found, key=lambda r: -len(r[0])):
-        xs = {i for i, _ in terms}
-        if any(type(D[i]) is not int for i in xs) or any(
-            xs <= {i for i, _ in other} for other, _, _ in kept
-        ):
+    off = model.off
+    for p in model.posted(Linear):
+        if p.op != "==" or len(p.terms) < 3 or any(type(D[i]) is not int for i, _ in p.terms):
             continue
-        terms = tuple(sorted(terms, key=lambda t: D[t[0]].bit_count()))
-        if prod(D[i].bit_count() for i, _ in terms[:-1]) <= ROWS:
-            kept.append((terms, m, k))
+        found = _left(p.terms)
+        if (
+            len(p.terms) == 3
+            and any(a not in (1, -1) for _, a in p.terms)
+            and all(D[i].bit_count() > 1 for i, _ in p.terms)
+        ):
+            found = [(p.terms, _beyond(p.terms, p.k, D, off)), *found]
+        within: list[set[int]] = []  # the terms of those kept from this equation
+        for terms, m in found:
+            xs = {i for i, _ in terms}
+            if any(xs <= other for other in within):
+                continue
+            terms = tuple(sorted(terms, key=lambda t: D[t[0]].bit_count()))
+            if prod(D[i].bit_count() for i, _ in terms[:-1]) <= ROWS:
+                within.append(xs)
+                kept.append((terms, m, p.k))
     return kept
+
+
+def _beyond(terms: Support, k: int, D: list[Dom], off: list[int]) -> int:
+    """A modulus greater than twice any value of ``sum(a_i x_i) + k`` within ``D``: modulo it,
+    the sum is 0 only where it is 0."""
+    top = abs(k) + sum(
+        abs(a) * max(abs(low(D[i], off[i])), abs(high(D[i], off[i]))) for i, a in terms
+    )
+    return 2 * int(top) + 1
 
 
 _LEFT: dict[Support, list[tuple[Support, int]]] = {}
 """:func:`_left`'s results, by equation (cleared past :data:`MEMO` of them)."""
 
-MEMO = 256
+MEMO = 4096
 
 
 def _left(terms: Support) -> list[tuple[Support, int]]:
-    """``(left, m)`` for each set of ``terms`` a common divisor of two coefficients leaves,
-    ``m`` the least common multiple of all that leave those or fewer."""
+    """``(left, m)`` for each set of two or more ``terms`` that a common divisor of two
+    coefficients (or one that occurs twice) leaves, ``m`` the least common multiple of all
+    that leave those or fewer; most terms first."""
     known = _LEFT.get(terms)
     if known is not None:
         return known
-    sizes = sorted({abs(a) for _, a in terms})
-    moduli = (
-        set()
-        if len(sizes) > TERMS
-        else {gcd(a, b) for k, a in enumerate(sizes) for b in sizes[k + 1 :]}
-    )
+    sizes = sorted(abs(a) for _, a in terms)
+    distinct = sorted(set(sizes))
+    moduli: set[int] = set()
+    if len(distinct) <= TERMS:
+        moduli = {gcd(a, b) for k, a in enumerate(distinct) for b in distinct[k + 1 :]}
+        moduli |= {a for a, b in pairwise(sizes) if a == b}
     left_by: dict[Support, int] = {}
     for m in moduli - {1}:
         left = tuple((i, a) for i, a in terms if a % m)
@@ -110,7 +131,9 @@ def _left(terms: Support) -> list[tuple[Support, int]]:
         for fewer, m2 in left_by.items():
             if set(fewer) <= within:
                 m = lcm(m, m2)
-        found.append((left, m))
+        if len(left) > 1:  # one term alone: narrowed when posted (Posting.congruent)
+            found.append((left, m))
+    found.sort(key=lambda r: -len(r[0]))
     if len(_LEFT) >= MEMO:
         _LEFT.clear()
     _LEFT[terms] = found
@@ -125,8 +148,9 @@ class ResidueTables(Constraint):
     name = "residue_tables"
 
     def post_on(self, posting: Posting) -> bool:
-        return all(
-            posting.attach(ResidueTable(xs, row_masks(rows), self)) for xs, rows in self.tables
+        return all(  # no row: the equation has no solution modulo m
+            rows and posting.attach(ResidueTable(xs, row_masks(rows), self))
+            for xs, rows in self.tables
         )
 
 
