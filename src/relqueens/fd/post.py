@@ -403,8 +403,6 @@ class Posting:
         """Post a comparison; ``x + a op y + b`` between two FD variables goes straight in, and
         a conjunction (``p & q``), or an implication of one, is posted part by part."""
         lhs, rhs = c.lhs, c.rhs
-        if c.op in _SPLIT and (parts := self.parts(c)) is not None:
-            return all(self.post_relation(part) for part in parts)
         if len(lhs.terms) == 1 and len(rhs.terms) == 1:  # x + ka op y + kb, the common case
             ((u, a),), ((v, b),) = lhs.terms.items(), rhs.terms.items()
             s = self.s
@@ -419,6 +417,8 @@ class Posting:
                         if swap
                         else self.binary(x, y, c0 + shift, op, c)
                     )
+        if c.op in _SPLIT and (parts := self.parts(c)) is not None:  # after: never two variables
+            return all(self.post_relation(part) for part in parts)
         expr = c.lhs - c.rhs
         if c.op == "!=":
             split = self.abs_difference_ne(c, expr)
@@ -465,10 +465,10 @@ class Posting:
         if (
             extra - expr.const != 1
             or len(expr.terms) != 2
-            or any(type(v) is not Aux or v.kind != "reif" or a != 1 for v, a in expr.terms.items())
+            or any(_reified(v) is None or a != 1 for v, a in expr.terms.items())
         ):
             return None
-        first, second = (self.order(v.args[0]) for v in expr.terms)
+        first, second = (self.order(_reified(v)) for v in expr.terms)  # type: ignore[arg-type]  # relations: checked above
         if first is None or second is None or first[:2] != second[1::-1]:
             return None
         for w in first[:2]:
