@@ -1,5 +1,5 @@
 """Implied constraints found in a model before labeling: unary resources, ``all_distinct``
-groups and bin loads stated piece by piece.
+groups, bin loads and the places of a sequence stated piece by piece.
 
 A job shop is often written one pair of tasks at a time, ``(s1 + d1 <= s2) |
 (s2 + d2 <= s1)``. Each pair propagates only when one order becomes
@@ -39,6 +39,14 @@ bin has such a row and adds :class:`Loads`, which fails once the bins left
 hold less than the items weigh (Martello and Toth's first bound, ``L1``): a
 bin packing of 14 items is proved to need 6 bins at the root, where the
 search took 0.4 s.
+
+A sequence is often written cell by cell through ``element``, ``X[p] == k``:
+two numbers cannot share a cell, yet nothing says the places are all
+different, nor that a cell must be some index's place. :func:`implied_indices`
+finds the indices kept apart and gives each clique of them, about as many
+as their cells, a :class:`~relqueens.fd.propagators.Pigeonhole`, implied: a
+cell only one index can still reach is its place (Langford's L(2, 7) by
+cells, leftmost: 6.8 s to 0.022 s).
 """
 
 from __future__ import annotations
@@ -49,7 +57,8 @@ from itertools import combinations
 from typing import TypeAlias, TypeVar
 
 from .arith import Reified, ReifiedValue
-from .domain import Dom
+from .domain import Dom, Domain
+from .globals import ElementValueProp
 from .post import Constraint, Posting
 from .propagators import LeOffset, Linear, Pigeonhole, Propagator, narrow
 from .relaxation import linear_rows
@@ -445,6 +454,63 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
     return ImpliedLoads(tuple(found)) if found else None
 
 
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ImpliedIndices(Constraint):
+    """Posts a :class:`~relqueens.fd.propagators.Pigeonhole` on each clique of the indices
+    :func:`implied_indices` found kept apart, if they have about as many values as members (by
+    index: the model is this state's)."""
+
+    lists: tuple[tuple[tuple[int, int], ...], ...]
+    """Per list, its ``element`` constraints of a fixed value, as ``(index, value)``."""
+    name = "implied_indices"
+
+    def post_on(self, posting: Posting) -> bool:
+        D, model = posting.store.D, posting.store.current()
+        off = model.off
+        unequal = {frozenset(e[1:3]) for e in model.props if e[0] == "ne" and e[3] == 0}
+        for pairs in self.lists:
+            terms = posting.rooted([(i, 0) for i, _ in pairs])
+            adjacent = [0] * len(pairs)
+            for a, b in combinations(range(len(pairs)), 2):
+                (i, v), (j, w) = pairs[a], pairs[b]
+                if (
+                    v != w  # one cell cannot hold both
+                    or (terms[a][0] == terms[b][0] and terms[a][1] != terms[b][1])  # p, p + k
+                    or frozenset((i, j)) in unequal
+                    or not Domain(D[i], off[i]) & Domain(D[j], off[j])
+                ):
+                    adjacent[a] |= 1 << b
+                    adjacent[b] |= 1 << a
+            for clique in bit_cliques(adjacent):
+                members = [terms[k] for k in clique]
+                if len(set(members)) < len(members) or not posting.pigeonhole(
+                    members, self, [(pairs[k][0], 0) for k in clique]
+                ):
+                    return False  # one term twice: kept apart from itself
+        return True
+
+
+def implied_indices(model: Model) -> ImpliedIndices | None:
+    """The lists that ``element`` constraints of fixed values, three or more, index (``None``:
+    none, or found before on this branch).
+
+    A Langford sequence stated cell by cell, ``X[p_k] == k`` and ``X[p_k + k + 1] == k``, never
+    says that the positions are all different: two values cannot share a cell, and the two
+    places of one value are ``k + 1`` apart. Indices of different values, or of one value but
+    provably apart (``p`` and ``p + k``, a stated ``!=``, disjoint domains), form cliques.
+    A clique of three or more indices with about as many cells gets a pigeonhole: a cell
+    only one index can still reach is that index's (the elements already keep the indices
+    apart once fixed). All of L(2, 7) labeled cell by cell, leftmost: 6.8 s to 0.022 s.
+    """
+    if any(type(p.source) is ImpliedIndices for p in model.posted(Pigeonhole)):
+        return None
+    lists: dict[tuple[int, ...], dict[tuple[int, int], None]] = {}
+    for p in model.posted(ElementValueProp):
+        lists.setdefault(p.xs, {})[p.i, p.value] = None
+    found = tuple(tuple(pairs) for pairs in lists.values() if len(pairs) > 2)
+    return ImpliedIndices(found) if found else None
+
+
 def may_group(model: Model) -> bool:
     """Whether ``model`` has the six ``x != y`` a clique of four needs, at least (cheaply: what
     :func:`implied_distinct` may group)."""
@@ -452,7 +518,13 @@ def may_group(model: Model) -> bool:
 
 
 def implied(model: Model) -> list[Constraint]:
-    """What :func:`implied_resources`, :func:`implied_distinct` and :func:`implied_loads` find
-    in ``model``: the resources, ``distinct`` groups and loads stated piece by piece."""
-    found = (implied_resources(model), implied_distinct(model), implied_loads(model))
+    """What :func:`implied_resources`, :func:`implied_distinct`, :func:`implied_loads` and
+    :func:`implied_indices` find in ``model``: the resources, ``distinct`` groups, loads and
+    indices kept apart, stated piece by piece."""
+    found = (
+        implied_resources(model),
+        implied_distinct(model),
+        implied_loads(model),
+        implied_indices(model),
+    )
     return [c for c in found if c is not None]
