@@ -42,18 +42,22 @@ def test_a_residues_rows_are_the_tuples_whose_sum_is_a_multiple_of_its_modulus(a
     assert len(set(got)) == len(got)
 
 
+SHARING = st.builds(int.__mul__, st.sampled_from(COEFFICIENTS), st.sampled_from([1, -1]))
+
+
 @st.composite
-def equations(draw):
-    """Three to six variables over small domains, one or two equations whose coefficients share
-    divisors, true at a point drawn within the domains (now and then off by some), and perhaps
-    the variables all different."""
-    n = draw(st.integers(3, 6))
-    domains = [draw(st.sets(st.integers(0, 9), min_size=1, max_size=7)) for _ in range(n)]
+def equations(draw, sizes=(3, 6), values=9, count=(1, 2), coefficient=SHARING, off=(1, 10)):
+    """``sizes`` variables over small domains within ``0..values``, ``count`` equations whose
+    coefficients are drawn from ``coefficient`` (by default, ones that share divisors), true at
+    a point drawn within the domains (now and then off by one of ``off``), and perhaps the
+    variables all different."""
+    n = draw(st.integers(*sizes))
+    domains = [draw(st.sets(st.integers(0, values), min_size=1, max_size=7)) for _ in range(n)]
     point = [draw(st.sampled_from(sorted(d))) for d in domains]
     rows = []
-    for _ in range(draw(st.integers(1, 2))):
-        a = [draw(st.sampled_from(COEFFICIENTS)) * draw(st.sampled_from([1, -1])) for _ in range(n)]
-        b = sum(c * v for c, v in zip(a, point)) + draw(st.sampled_from([0, 0, 0, 1, 10]))
+    for _ in range(draw(st.integers(*count))):
+        a = [draw(coefficient) for _ in range(n)]
+        b = sum(c * v for c, v in zip(a, point)) + draw(st.sampled_from([0, 0, 0, *off]))
         rows.append((a, b))
     return n, domains, rows, draw(st.booleans())
 
@@ -74,11 +78,10 @@ def built(model, vs):
     return items
 
 
-@EXAMPLES
-@given(equations(), st.data())
-def test_equations_with_their_residues_tabulated_answer_as_brute_force(model, data):
-    """Every answer, once, in any goal order, whether the first search (without the tables)
-    ends before its nodes run out or not."""
+def assert_answers_as_brute_force(model, data):
+    """An ``equations`` model's answers, in a goal order drawn by ``data``, by a labeling whose
+    first search (without the implied constraints) may end before its nodes run out or not,
+    are brute force's; the goals and checks are returned."""
     n, domains, *_ = model
     vs = vars(n)
     items = built(model, vs)
@@ -92,11 +95,20 @@ def test_equations_with_their_residues_tabulated_answer_as_brute_force(model, da
         for p in itertools.product(*(sorted(d) for d in domains))
         if all(check(p) for _, check in items)
     ]
+    assert_same_answers(got, expected)
+    return items
+
+
+@EXAMPLES
+@given(equations(), st.data())
+def test_equations_with_their_residues_tabulated_answer_as_brute_force(model, data):
+    """Every answer, once, in any goal order, whether the first search (without the tables)
+    ends before its nodes run out or not."""
+    items = assert_answers_as_brute_force(model, data)
     S = State()
     if post_into(S, [g for g, _ in items]):
         store = store_of(S)
         event(f"residues: {'some' if residues(store.current(), store.D) else 'none'}")
-    assert_same_answers(got, expected)
 
 
 def donald(*extra):

@@ -101,17 +101,18 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
             continue
         p = e[1]
         if isinstance(p, Linear) and p.op == "==":
-            (implied if p.implied else rows).append(_row(p.terms, -p.k, D, off))
+            (implied if p.implied else rows).append(row_of(p.terms, -p.k, D, off))
         elif type(p) is EqOffset:  # x == y + c
-            rows.append(_row(((p.x, 1), (p.y, -1)), p.c, D, off))
+            rows.append(row_of(((p.x, 1), (p.y, -1)), p.c, D, off))
     if not rows:
         return None
-    rows = [r for r in rows if len(r) > 1 or r[RHS]]
+    rows, implied = ([r for r in found if len(r) > 1 or r[RHS]] for found in (rows, implied))
     posted = len(rows)  # the rows before are posted; the permutations' sums are not
     rows += _permutation_sums(model, D)
     if len(rows) < 2 or len(rows) > ROWS:
         return None
-    solved = _reduced(rows)
+    pivoted = reduced(rows)
+    solved = None if pivoted is None else [row for _, row in pivoted]
     if solved is None or any(
         row[RHS] % gcd(*(a for i, a in row.items() if i != RHS)) for row in solved
     ):
@@ -123,11 +124,11 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
         for i, a in row.items()
         if i != RHS and not fixed_domain(D[i])
     )
-    stated = {_key(row) for row in (*rows[:posted], *implied)}  # sums posted before included
+    stated = {key(row) for row in (*rows[:posted], *implied)}  # sums posted before included
     sums = tuple(
         (terms, row[RHS])
         for row in solved
-        if len(row) > 2 and _key(row) not in stated
+        if len(row) > 2 and key(row) not in stated
         for terms in [tuple((i, a) for i, a in row.items() if i != RHS)]
         if len({a for _, a in terms}) == 1 and any(_distinct(terms, g) for g in model.groups)
     )
@@ -141,14 +142,15 @@ def _distinct(terms: tuple[tuple[int, int], ...], group: frozenset[tuple[int, in
     return any(all((j, c) in group for j, _ in terms) for k, c in group if k == i)
 
 
-def _key(row: Row) -> frozenset[tuple[int, int]]:
-    """``row`` in lowest terms, up to its sign: which rows are the same equality."""
-    first = next((a for i, a in row.items() if i != RHS), 1)
+def key(row: Row) -> frozenset[tuple[int, int]]:
+    """``row`` in lowest terms, up to its sign (its least variable's coefficient made positive):
+    which rows are the same equality."""
+    first = row[min(row.keys() - {RHS}, default=RHS)]
     g = gcd(*row.values()) * (1 if first > 0 else -1)
     return frozenset((i, a // g) for i, a in row.items())
 
 
-def _row(terms: tuple[tuple[int, int], ...], rhs: int, D: list[Dom], off: list[int]) -> Row:
+def row_of(terms: tuple[tuple[int, int], ...], rhs: int, D: list[Dom], off: list[int]) -> Row:
     """``sum(a * x_i) == rhs`` over ``terms`` ``(i, a)``, the fixed variables' values moved right."""
     row: Row = {}
     for i, a in terms:
@@ -171,13 +173,16 @@ def _permutation_sums(model: Model, D: list[Dom]) -> list[Row]:
             continue
         base = min(off[i] + c for i, c in group)
         total = sum(base + k for k in range(union.bit_length()) if union >> k & 1)
-        rows.append(_row(tuple((i, 1) for i, _ in group), total - sum(c for _, c in group), D, off))
+        rows.append(
+            row_of(tuple((i, 1) for i, _ in group), total - sum(c for _, c in group), D, off)
+        )
     return rows
 
 
-def _reduced(rows: list[Row]) -> list[Row] | None:
-    """The nonzero rows of the reduced echelon form of ``rows`` (each in lowest terms, its
-    pivot in no other row), or ``None`` if they contradict each other (``0 == b``, ``b != 0``)."""
+def reduced(rows: list[Row]) -> list[tuple[int, Row]] | None:
+    """The nonzero rows of the reduced echelon form of ``rows``, each with its pivot (each in
+    lowest terms, its pivot in no other row), or ``None`` if they contradict each other (``0 ==
+    b``, ``b != 0``)."""
     done: list[tuple[int, Row]] = []  # (pivot, row)
     for row in rows:
         for pivot, by in done:  # eliminate the pivots found so far
@@ -189,7 +194,7 @@ def _reduced(rows: list[Row]) -> list[Row] | None:
             continue
         done = [(p, _eliminate(other, row, pivot)) for p, other in done]  # and this one before
         done.append((pivot, row))
-    return [row for _, row in done]
+    return done
 
 
 def _eliminate(row: Row, by: Row, pivot: int) -> Row:

@@ -31,6 +31,7 @@ from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
 from .domain import Dom, Domain, Wide, as_domain
+from .eliminations import implied_equations
 from .equalities import fixed_by_equalities
 from .errors import DomainError
 from .implied import implied, may_group
@@ -683,9 +684,11 @@ class Label(Goal):
             # groups found once a first search fails: finding them costs a tiny colouring most)
             model, extra = store.current(), None
             alone = self.objective is None and self.trace is None
-            # the residues' tables, once a first search without them runs out (never upfront)
+            # residues and short equations the others imply: found now, posted (the residues
+            # tabulated) once a first search without them runs out (never upfront)
             moduli = residues(model, store.D) if alone else []
-            if alone and (may_group(model) or moduli or (extra := implied(model))):
+            equations = implied_equations(model, store.D) if alone else None
+            if alone and (may_group(model) or moduli or equations or (extra := implied(model))):
                 first = open_indices(store, self.variables, s)
                 off = model.off
                 for found in self._alone(S, store, first):
@@ -700,6 +703,8 @@ class Label(Goal):
                 extra = implied(store.current())
             if moduli:
                 extra = [*extra, tables(store.current(), store.D, moduli)]
+            if equations:
+                extra = [*extra, equations]
             if extra:
                 from .post import post_into
 

@@ -1,0 +1,166 @@
+"""Eliminations: short equations that a model's linear equations imply together.
+
+Each line of a 5 x 5 pandiagonal magic square sums to 65: twenty equations
+of five terms, none of which says much alone. Combined, they cancel down to
+a hundred of four terms, ``a + b == c + d`` (two cells of a row and two of
+a broken diagonal balance). Bounds reasoning on each line never finds them;
+posted, they prune as soon as three of the four cells are known. The first
+square by ``ff``: 3.3 s to 0.23 s.
+
+The equations are brought to reduced row echelon form (in integers, as
+:mod:`~relqueens.fd.equalities` does). Any equation they imply is then one
+combination of the reduced rows: its coefficient at a pivot column is that
+row's weight times the pivot's. So one with at most
+:data:`TERMS` terms combines at most that many rows, and the rest of its
+terms lie in the columns no row pivots on, all but a few cleared by the
+weights. Single rows, pairs, triples and quadruples are tried; each
+equation found is posted as :class:`ImpliedSum`, implied. They are found
+before a labeling (a few milliseconds) and posted when its first search
+without them runs out of nodes, as the implied groups are
+(:mod:`~relqueens.fd.implied`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+from .domain import Dom
+from .equalities import RHS, Row, key, reduced, row_of
+from .post import Constraint, Posting
+from .propagators import Linear
+from .relaxation import linear_rows
+from .store import Model
+
+Equation = tuple[tuple[tuple[int, int], ...], int]
+"""``(terms, k)``: ``sum(a_i * x_i) + k == 0``, the terms ``(index, a_i)`` by index."""
+
+TERMS = 4
+"""The most terms of an implied equation."""
+
+CELLS = 4096
+"""Systems with more coefficients (equations times variables) are not reduced."""
+
+TRIES = 5000
+"""The most sets of reduced rows tried for a short combination (pairs first, then triples...)."""
+
+
+class ImpliedSum(Linear):
+    """A :class:`~relqueens.fd.propagators.Linear` ``==`` that other equations imply (left out of residuals)."""
+
+    __slots__ = ()
+    implied = True
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ImpliedEquations(Constraint):
+    """The equations :func:`implied_equations` found, each an :class:`ImpliedSum` (by index)."""
+
+    equations: tuple[Equation, ...]
+    name = "implied_equations"
+
+    def post_on(self, posting: Posting) -> bool:
+        return all(posting.attach(ImpliedSum(t, k, "==", self)) for t, k in self.equations)
+
+
+def implied_equations(model: Model, D: list[Dom]) -> ImpliedEquations | None:
+    """The equations that the posted ones imply within ``D`` (a fixed variable is its
+    value), shorter than any posted of three terms or more and of :data:`TERMS` terms at
+    most, but those posted (``None``: none, or found before on this branch).
+
+    An equation longer than those it comes from is left out: the sum of two differences,
+    ``x2 - x0 == d0 + d1``, would only wake more often than the two do.
+
+    >>> from relqueens import fd, vars
+    >>> from relqueens.fd.post import post_into
+    >>> from relqueens.fd.store import store_of
+    >>> from relqueens.logic.state import State
+    >>> a, b, c, d, e = vars(5)
+    >>> S = State()
+    >>> post_into(S, [fd.sum([a, b, c, d], "==", 9), fd.sum([b, c, d, e], "==", 9),
+    ...               fd.in_(a, b, c, d, e, fd.interval(0, 9))])
+    True
+    >>> store = store_of(S)
+    >>> implied_equations(store.current(), store.D).equations  # a == e
+    ((((0, 1), (4, -1)), 0),)
+    """
+    if model.posted(ImpliedSum):
+        return None
+    off = model.off
+    rows = [row_of(p.terms, -p.k, D, off) for p in linear_rows(model) if p.op == "=="]
+    rows = [r for r in rows if len(r) > 2]  # two terms or more
+    most = min(TERMS, min((len(r) - 2 for r in rows if len(r) > 3), default=0))
+    if len(rows) < 2 or most < 2 or len(rows) * len({i for r in rows for i in r}) > CELLS:
+        return None
+    solved = reduced(rows)
+    if solved is None:
+        return None  # no solution (0 == b): propagation fails on its own
+    stated = {key(r) for r in rows}
+    found = {k for r in _combinations(solved, most) if (k := key(r)) not in stated}
+    if not found:
+        return None
+    equations = ((tuple(sorted((i, a) for i, a in k if i != RHS)), -dict(k)[RHS]) for k in found)
+    return ImpliedEquations(tuple(sorted(equations)))
+
+
+def _combinations(solved: list[tuple[int, Row]], most: int) -> Iterator[Row]:
+    """Combinations of one to ``most`` of the reduced rows ``solved`` (each with its pivot)
+    that have two to ``most`` terms.
+
+    ``t`` rows combine into so few terms only if their weights clear all but ``most - t`` of
+    the columns they hold outside the pivots: so all but that many of those columns are held
+    by two of the rows or more, and the weights clear ``t - 1`` of the first ``most`` of them
+    (the cofactors of those columns, when they are independent).
+    """
+    pivots = {p for p, _ in solved} | {RHS}
+    free = [{i for i in row if i not in pivots} for _, row in solved]
+    rows = [row for _, row in solved]
+    for row in rows:
+        if 2 < len(row) <= most + 1:
+            yield row
+    tried = 0
+    for t in range(2, most + 1):
+        for chosen in combinations(range(len(rows)), t):
+            tried += 1
+            if tried > TRIES:
+                return
+            seen, twice = set[int](), set[int]()
+            for k in chosen:
+                twice |= seen & free[k]
+                seen |= free[k]
+            if len(seen) - len(twice) > most - t:
+                continue  # too many columns held by one row alone, which no weight clears
+            first = sorted(seen)[:most]
+            for cleared in combinations(first, t - 1):
+                w = _cofactors([[rows[k].get(c, 0) for c in cleared] for k in chosen])
+                if all(w):
+                    yield from _short(zip(w, (rows[k] for k in chosen), strict=True), most)
+
+
+def _cofactors(m: list[list[int]]) -> list[int]:
+    """Weights, one per row of the ``t x (t - 1)`` matrix ``m``, under which its columns sum to
+    zero (all zero if its columns are dependent): the signed minors without each row."""
+    return [(-1) ** k * _det(m[:k] + m[k + 1 :]) for k in range(len(m))]
+
+
+def _det(m: list[list[int]]) -> int:
+    """The determinant of a small square matrix, by the first row's cofactors."""
+    if not m:
+        return 1
+    return sum(
+        (-1) ** j * a * _det([row[:j] + row[j + 1 :] for row in m[1:]])
+        for j, a in enumerate(m[0])
+        if a
+    )
+
+
+def _short(weighted: Iterable[tuple[int, Row]], most: int) -> Iterator[Row]:
+    """The sum of the rows each times its weight, if it has two to ``most`` terms."""
+    total: Row = {RHS: 0}
+    for w, row in weighted:
+        for i, a in row.items():
+            total[i] = total.get(i, 0) + w * a
+    combined = {i: a for i, a in total.items() if a or i == RHS}
+    if 2 < len(combined) <= most + 1:
+        yield combined
