@@ -145,14 +145,13 @@ def _cofactors(m: list[list[int]]) -> list[int]:
 
 
 def _det(m: list[list[int]]) -> int:
-    """The determinant of a small square matrix, by the first row's cofactors."""
-    if not m:
-        return 1
-    return sum(
-        (-1) ** j * a * _det([row[:j] + row[j + 1 :] for row in m[1:]])
-        for j, a in enumerate(m[0])
-        if a
-    )
+    """The determinant of a square matrix of at most three rows (``TERMS - 1``)."""
+    if len(m) == 1:
+        return m[0][0]
+    if len(m) == 2:
+        return m[0][0] * m[1][1] - m[0][1] * m[1][0]
+    (a, b, c), (d, e, f), (g, h, i) = m
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
 
 
 def _short(weighted: Iterable[tuple[int, Row]], most: int) -> Iterator[Row]:
