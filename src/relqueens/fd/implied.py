@@ -46,7 +46,11 @@ different, nor that a cell must be some index's place. :func:`implied_indices`
 finds the indices kept apart and gives each clique of them, about as many
 as their cells, a :class:`~relqueens.fd.propagators.Pigeonhole`, implied: a
 cell only one index can still reach is its place (Langford's L(2, 7) by
-cells, leftmost: 6.8 s to 0.022 s).
+cells, leftmost: 6.8 s to 0.022 s). Implications ``p == i ==> X[i + s] ==
+v``, one for each value of ``p``, place ``v`` the same way, the cells
+numbered as the model numbers its variables (a sequence whose cells get
+their domains together; L(2, 8) so, all by cells, leftmost: over 60 s to
+0.26 s).
 """
 
 from __future__ import annotations
@@ -67,6 +71,8 @@ from .store import Model
 
 Task = tuple[int, int]
 """``(start index, duration)``."""
+Place = tuple[int, int, int]
+"""``(p, s, v)``: the cell at ``p + s`` of a list holds ``v``."""
 _N = TypeVar("_N", int, Task)
 
 
@@ -456,59 +462,81 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ImpliedIndices(Constraint):
-    """Posts a :class:`~relqueens.fd.propagators.Pigeonhole` on each clique of the indices
-    :func:`implied_indices` found kept apart, if they have about as many values as members (by
+    """Posts a :class:`~relqueens.fd.propagators.Pigeonhole` on each clique of the places
+    :func:`implied_indices` found kept apart, if they have about as many cells as members (by
     index: the model is this state's)."""
 
-    lists: tuple[tuple[tuple[int, int], ...], ...]
-    """Per list, its ``element`` constraints of a fixed value, as ``(index, value)``."""
+    lists: tuple[tuple[Place, ...], ...]
+    """Per list, the places its cells get fixed values at."""
     name = "implied_indices"
 
     def post_on(self, posting: Posting) -> bool:
         D, model = posting.store.D, posting.store.current()
         off = model.off
-        unequal = {frozenset(e[1:3]) for e in model.props if e[0] == "ne" and e[3] == 0}
-        for pairs in self.lists:
-            terms = posting.rooted([(i, 0) for i, _ in pairs])
-            adjacent = [0] * len(pairs)
-            for a, b in combinations(range(len(pairs)), 2):
-                (i, v), (j, w) = pairs[a], pairs[b]
+        unequal = {e[1:4] for e in model.props if e[0] == "ne"}  # x != y + c
+        for places in self.lists:
+            terms = posting.rooted([(i, s) for i, s, _ in places])
+            adjacent = [0] * len(places)
+            for a, b in combinations(range(len(places)), 2):
+                (i, s, v), (j, t, w) = places[a], places[b]
                 if (
                     v != w  # one cell cannot hold both
                     or (terms[a][0] == terms[b][0] and terms[a][1] != terms[b][1])  # p, p + k
-                    or frozenset((i, j)) in unequal
-                    or not Domain(D[i], off[i]) & Domain(D[j], off[j])
+                    or (i, j, t - s) in unequal
+                    or (j, i, s - t) in unequal
+                    or not Domain(D[i], off[i] + s) & Domain(D[j], off[j] + t)
                 ):
                     adjacent[a] |= 1 << b
                     adjacent[b] |= 1 << a
             for clique in bit_cliques(adjacent):
                 members = [terms[k] for k in clique]
                 if len(set(members)) < len(members) or not posting.pigeonhole(
-                    members, self, [(pairs[k][0], 0) for k in clique]
+                    members, self, [places[k][:2] for k in clique]
                 ):
                     return False  # one term twice: kept apart from itself
         return True
 
 
-def implied_indices(model: Model) -> ImpliedIndices | None:
-    """The lists that ``element`` constraints of fixed values, three or more, index (``None``:
-    none, or found before on this branch).
+def implied_indices(model: Model, D: list[Dom]) -> ImpliedIndices | None:
+    """The lists whose cells three or more places ``p + s`` get fixed values at (``None``:
+    none, or found before on this branch): by ``element``, or by implications (see
+    :func:`_implications`).
 
     A Langford sequence stated cell by cell, ``X[p_k] == k`` and ``X[p_k + k + 1] == k``, never
     says that the positions are all different: two values cannot share a cell, and the two
-    places of one value are ``k + 1`` apart. Indices of different values, or of one value but
+    places of one value are ``k + 1`` apart. Places of different values, or of one value but
     provably apart (``p`` and ``p + k``, a stated ``!=``, disjoint domains), form cliques.
-    A clique of three or more indices with about as many cells gets a pigeonhole: a cell
-    only one index can still reach is that index's (the elements already keep the indices
+    A clique of three or more places with about as many cells gets a pigeonhole: a cell
+    only one place can still reach is that place's (the constraints already keep the places
     apart once fixed). All of L(2, 7) labeled cell by cell, leftmost: 6.8 s to 0.022 s.
     """
     if any(type(p.source) is ImpliedIndices for p in model.posted(Pigeonhole)):
         return None
-    lists: dict[tuple[int, ...], dict[tuple[int, int], None]] = {}
+    lists: dict[tuple[int, ...], dict[Place, None]] = {}
     for p in model.posted(ElementValueProp):
-        lists.setdefault(p.xs, {})[p.i, p.value] = None
-    found = tuple(tuple(pairs) for pairs in lists.values() if len(pairs) > 2)
+        lists.setdefault(p.xs, {})[p.i, 0, p.value] = None
+    lists[()] = dict.fromkeys(_implications(model, D))
+    found = tuple(tuple(places) for places in lists.values() if len(places) > 2)
     return ImpliedIndices(found) if found else None
+
+
+def _implications(model: Model, D: list[Dom]) -> list[Place]:
+    """Places stated by implications ``p == i  ==>  x == v`` (reified tests, the first's flag
+    at most the second's), one for each value ``i`` of ``p``, the variables ``x`` at
+    ``i + s`` in the model's order (a sequence's cells made together): ``(p, s, v)``, its
+    cell the variable numbered ``p + s``."""
+    tests = {p.b: (p.x, p.c) for p in model.posted(ReifiedValue) if p.same == 1}
+    shifts: dict[tuple[int, int, int], set[int]] = {}  # (p, s, v) -> the values i of p seen
+    for p in model.posted(LeOffset):
+        if p.c == 0 and p.x in tests and p.y in tests:
+            (i, c), (x, v) = tests[p.x], tests[p.y]
+            shifts.setdefault((i, x - c, v), set()).add(c)
+    off = model.off
+    return [
+        place
+        for place, seen in shifts.items()
+        if type(D[place[0]]) is int and seen.issuperset(Domain(D[place[0]], off[place[0]]))
+    ]
 
 
 def may_group(model: Model) -> bool:
@@ -517,14 +545,14 @@ def may_group(model: Model) -> bool:
     return sum(1 for e in model.props if e[0] == "ne" and e[3] == 0) >= 6
 
 
-def implied(model: Model) -> list[Constraint]:
+def implied(model: Model, D: list[Dom]) -> list[Constraint]:
     """What :func:`implied_resources`, :func:`implied_distinct`, :func:`implied_loads` and
-    :func:`implied_indices` find in ``model``: the resources, ``distinct`` groups, loads and
-    indices kept apart, stated piece by piece."""
+    :func:`implied_indices` find in ``model`` (domains ``D``): the resources, ``distinct``
+    groups, loads and places kept apart, stated piece by piece."""
     found = (
         implied_resources(model),
         implied_distinct(model),
         implied_loads(model),
-        implied_indices(model),
+        implied_indices(model, D),
     )
     return [c for c in found if c is not None]

@@ -688,7 +688,9 @@ class Label(Goal):
             # tabulated) once a first search without them runs out (never upfront)
             moduli = residues(model, store.D) if alone else []
             equations = implied_equations(model, store.D) if alone else None
-            if alone and (may_group(model) or moduli or equations or (extra := implied(model))):
+            if alone and (
+                may_group(model) or moduli or equations or (extra := implied(model, store.D))
+            ):
                 first = open_indices(store, self.variables, s)
                 off = model.off
                 for found in self._alone(S, store, first):
@@ -700,7 +702,7 @@ class Label(Goal):
                 else:
                     return  # the whole tree searched without them
             if extra is None:
-                extra = implied(store.current())
+                extra = implied(store.current(), store.D)
             if moduli:
                 extra = [*extra, tables(store.current(), store.D, moduli)]
             if equations:
