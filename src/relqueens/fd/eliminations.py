@@ -39,6 +39,11 @@ Equation = tuple[tuple[tuple[int, int], ...], int]
 TERMS = 4
 """The most terms of an implied equation."""
 
+LEAST = 3
+"""The fewest terms of an implied equation (one of two terms is left out: in a Golomb ruler's
+differences, ``d01 + d19 == 55`` once the ends are fixed, it only woke more often than the
+equations it comes from, each of two terms by then)."""
+
 CELLS = 4096
 """Systems with more coefficients (equations times variables) are not reduced."""
 
@@ -76,14 +81,14 @@ def implied_equations(model: Model, D: list[Dom]) -> ImpliedEquations | None:
     >>> from relqueens.fd.post import post_into
     >>> from relqueens.fd.store import store_of
     >>> from relqueens.logic.state import State
-    >>> a, b, c, d, e = vars(5)
+    >>> a, b, c, d, e, f, g = vars(7)
     >>> S = State()
-    >>> post_into(S, [fd.sum([a, b, c, d], "==", 9), fd.sum([b, c, d, e], "==", 9),
-    ...               fd.in_(a, b, c, d, e, fd.interval(0, 9))])
+    >>> post_into(S, [fd.sum([a, b, c, d, e], "==", 20), fd.sum([c, d, e, f, g], "==", 20),
+    ...               fd.in_(a, b, c, d, e, f, g, fd.interval(0, 9))])
     True
     >>> store = store_of(S)
-    >>> implied_equations(store.current(), store.D).equations  # a == e
-    ((((0, 1), (4, -1)), 0),)
+    >>> implied_equations(store.current(), store.D).equations  # a + b == f + g
+    ((((0, 1), (1, 1), (5, -1), (6, -1)), 0),)
     """
     if model.posted(ImpliedSum):
         return None
@@ -91,7 +96,7 @@ def implied_equations(model: Model, D: list[Dom]) -> ImpliedEquations | None:
     rows = [row_of(p.terms, -p.k, D, off) for p in linear_rows(model) if p.op == "=="]
     rows = [r for r in rows if len(r) > 2]  # two terms or more
     most = min(TERMS, min((len(r) - 2 for r in rows if len(r) > 3), default=0))
-    if len(rows) < 2 or most < 2 or len(rows) * len({i for r in rows for i in r}) > CELLS:
+    if len(rows) < 2 or most < LEAST or len(rows) * len({i for r in rows for i in r}) > CELLS:
         return None
     solved = reduced(rows)
     if solved is None:
@@ -106,7 +111,7 @@ def implied_equations(model: Model, D: list[Dom]) -> ImpliedEquations | None:
 
 def _combinations(solved: list[tuple[int, Row]], most: int) -> Iterator[Row]:
     """Combinations of one to ``most`` of the reduced rows ``solved`` (each with its pivot)
-    that have two to ``most`` terms.
+    that have :data:`LEAST` to ``most`` terms.
 
     ``t`` rows combine into so few terms only if their weights clear all but ``most - t`` of
     the columns they hold outside the pivots: so all but that many of those columns are held
@@ -117,7 +122,7 @@ def _combinations(solved: list[tuple[int, Row]], most: int) -> Iterator[Row]:
     free = [{i for i in row if i not in pivots} for _, row in solved]
     rows = [row for _, row in solved]
     for row in rows:
-        if 2 < len(row) <= most + 1:
+        if LEAST < len(row) <= most + 1:
             yield row
     tried = 0
     for t in range(2, most + 1):
@@ -155,11 +160,11 @@ def _det(m: list[list[int]]) -> int:
 
 
 def _short(weighted: Iterable[tuple[int, Row]], most: int) -> Iterator[Row]:
-    """The sum of the rows each times its weight, if it has two to ``most`` terms."""
+    """The sum of the rows each times its weight, if it has :data:`LEAST` to ``most`` terms."""
     total: Row = {RHS: 0}
     for w, row in weighted:
         for i, a in row.items():
             total[i] = total.get(i, 0) + w * a
     combined = {i: a for i, a in total.items() if a or i == RHS}
-    if 2 < len(combined) <= most + 1:
+    if LEAST < len(combined) <= most + 1:
         yield combined
