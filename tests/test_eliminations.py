@@ -1,5 +1,7 @@
 """Eliminations: short equations implied by a model's linear equations, checked exactly and by brute force."""
 
+from unittest import mock
+
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_equalities import posted, rank
@@ -8,6 +10,7 @@ from test_residues import assert_answers_as_brute_force, built, equations
 
 from relqueens import fd, vars
 from relqueens.fd.eliminations import LEAST, TERMS, ImpliedSum, implied_equations
+from relqueens.fd.labeling import Label
 from relqueens.fd.post import post_into
 from relqueens.fd.propagators import fixed, low
 from relqueens.fd.store import store_of
@@ -115,3 +118,18 @@ def test_implied_equations_are_shorter_than_the_stated_and_none_of_them():
         ((1, 1), (2, -2), (3, -2)): 8,  # b - 2c - 2d == -8
         ((2, 3), (3, 3), (4, 1)): -18,  # 3c + 3d + e == 18
     }
+
+
+def test_values_given_before_the_implied_equations_that_they_refute_skip_nothing():
+    """Labeling ``x2`` alone, the first search gives ``x2 == 0``, which the goals after it
+    drop (no answer); the implied equations then fix ``x2`` to 3, and the answer is 3 (the 0
+    given before is no reason to skip it)."""
+    x0, x1, x2, x3, x4 = vars(5)
+    goals = [fd.in_(x0, fd.domain(-1, 1)), fd.in_(x1, fd.interval(-2, 3))]
+    goals += [fd.in_(x2, fd.domain(0, 1, 3)), fd.in_(x3, fd.domain(-1, 0))]
+    goals += [fd.in_(x4, fd.domain(-2, 0))]
+    goals += [fd.scalar_product([-1, 2, 1, -1], [x0, x1, x2, x4], "==", 0)]
+    goals += [fd.scalar_product([-1, 2, 1, 2], [x0, x1, x3, x4], "==", -4)]
+    for nodes in (-3, 100):  # out of nodes after the 0, or not
+        with mock.patch.object(Label, "ALONE", nodes):
+            assert run(0, x2, *goals, fd.label([x2])) == (3,)

@@ -79,17 +79,19 @@ def built(model, vs):
 
 
 def assert_answers_as_brute_force(model, data):
-    """An ``equations`` model's answers, in a goal order drawn by ``data``, by a labeling whose
-    first search (without the implied constraints) may end before its nodes run out or not,
-    are brute force's; the goals and checks are returned."""
+    """An ``equations`` model's answers, in a goal order drawn by ``data``, by a labeling (of
+    some of the variables: ``run`` labels the others after it) whose first search (without
+    the implied constraints) may end before its nodes run out or not, are brute force's; the
+    goals and checks are returned."""
     n, domains, *_ = model
     vs = vars(n)
     items = built(model, vs)
     goals = [g for g, _ in shuffled(data.draw, items)]
     select = data.draw(st.sampled_from(["leftmost", "ff", "min"]))
     nodes = data.draw(st.integers(0, 30))
+    labeled = data.draw(st.sampled_from([vs, vs, data.draw(st.permutations(vs))[: n // 2 + 1]]))
     with mock.patch.object(Label, "ALONE", nodes - 4 * n):
-        got = run(0, tuple(vs), *goals, fd.label(list(vs), select=select))
+        got = run(0, tuple(vs), *goals, fd.label(list(labeled), select=select))
     expected = [
         p
         for p in itertools.product(*(sorted(d) for d in domains))

@@ -22,7 +22,7 @@ without them runs out of nodes, as the implied groups are
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -47,8 +47,9 @@ equations it comes from, each of two terms by then)."""
 CELLS = 4096
 """Systems with more coefficients (equations times variables) are not reduced."""
 
-TRIES = 5000
-"""The most sets of reduced rows tried for a short combination (pairs first, then triples...)."""
+WORK = 40000
+"""The most columns the sets of reduced rows tried hold together (pairs first, then
+triples...; past it, no more are tried)."""
 
 
 class ImpliedSum(Linear):
@@ -124,23 +125,26 @@ def _combinations(solved: list[tuple[int, Row]], most: int) -> Iterator[Row]:
     for row in rows:
         if LEAST < len(row) <= most + 1:
             yield row
-    tried = 0
+    work = 0
     for t in range(2, most + 1):
         for chosen in combinations(range(len(rows)), t):
-            tried += 1
-            if tried > TRIES:
-                return
             seen, twice = set[int](), set[int]()
             for k in chosen:
                 twice |= seen & free[k]
                 seen |= free[k]
+            work += len(seen) + 1
+            if work > WORK:
+                return
             if len(seen) - len(twice) > most - t:
                 continue  # too many columns held by one row alone, which no weight clears
-            first = sorted(seen)[:most]
-            for cleared in combinations(first, t - 1):
+            columns = sorted(seen)
+            for cleared in combinations(columns[:most], t - 1):
                 w = _cofactors([[rows[k].get(c, 0) for c in cleared] for k in chosen])
                 if all(w):
-                    yield from _short(zip(w, (rows[k] for k in chosen), strict=True), most)
+                    combined = _short(w, [rows[k] for k in chosen], columns, most)
+                    work += most
+                    if combined is not None:
+                        yield combined
 
 
 def _cofactors(m: list[list[int]]) -> list[int]:
@@ -159,12 +163,20 @@ def _det(m: list[list[int]]) -> int:
     return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
 
 
-def _short(weighted: Iterable[tuple[int, Row]], most: int) -> Iterator[Row]:
-    """The sum of the rows each times its weight, if it has :data:`LEAST` to ``most`` terms."""
-    total: Row = {RHS: 0}
-    for w, row in weighted:
+def _short(w: list[int], rows: list[Row], columns: list[int], most: int) -> Row | None:
+    """The sum of ``rows`` times their weights ``w`` (``columns``: those they hold but their
+    pivots), if it has :data:`LEAST` to ``most`` terms (``None``: it has more, found column
+    by column)."""
+    combined: Row = {}
+    for c in columns:
+        a = sum(x * row.get(c, 0) for x, row in zip(w, rows))
+        if a:
+            combined[c] = a
+            if len(combined) + len(rows) > most:
+                return None
+    held = set(columns)
+    for x, row in zip(w, rows):  # its pivot (in no other row) and its right-hand side
         for i, a in row.items():
-            total[i] = total.get(i, 0) + w * a
-    combined = {i: a for i, a in total.items() if a or i == RHS}
-    if LEAST < len(combined) <= most + 1:
-        yield combined
+            if i not in held:
+                combined[i] = combined.get(i, 0) + x * a
+    return combined if len(combined) > LEAST else None

@@ -721,6 +721,12 @@ class Label(Goal):
         if store is None:  # no FD store: every variable was bound to an integer
             yield S.copy()
             return
+        if given:  # values given that the labels the implied constraints fixed refute skip
+            # nothing: labeling some variables, the first search may give values later goals
+            # drop (no answer), and skipping them would skip the answer with the fixed labels
+            off, D = store.current().off, store.D
+            now = {i: low(D[i], off[i]) for i in given[0] if i not in idxs}
+            given = [g for g in given if all(g[i] == v for i, v in now.items())]
         skip = [tuple(values[i] for i in idxs) for values in given]
         yield from self._solutions(S, store, store.D, idxs, skip=skip)
 
