@@ -226,7 +226,9 @@ def size(d: Dom) -> int:
 
 
 def degree(model: Model, i: int) -> int:
-    """How many constraints mention FD variable ``i`` (each other member of its ``distinct`` groups counts)."""
+    """How many constraints mention FD variable ``i`` (each other member of its ``distinct``
+    groups counts; implied propagators do not: what ``ffc`` picks is the model's, not what
+    the labeling found to add)."""
     degrees = model.degrees
     if degrees is None:
         degrees = model.degrees = [_degree(model, j) for j in range(len(model.vars))]
@@ -238,9 +240,9 @@ def _degree(model: Model, i: int) -> int:
         model.links[i]
         + sum(len(members) - 1 for members, _ in model.rows[i] if type(members) is not list)
         + sum(len(p.members) if isinstance(p, Scanned) else 1 for p in model.watch[i])
-        + len(model.fixwatch[i])
-        + len(model.boundwatch[i])
-        + len(model.slowwatch[i])
+        + sum(not getattr(p, "implied", False) for p in model.fixwatch[i])
+        + sum(not getattr(p, "implied", False) for p in model.boundwatch[i])
+        + sum(not getattr(p, "implied", False) for p in model.slowwatch[i])
         + len(model.supportwatch[i])
     )
 
