@@ -136,3 +136,16 @@ def test_flags_negations_and_reifications_of_conjunctions_answer_as_brute_force(
             p for p in itertools.product(range(2), range(3), range(3), range(2)) if check(*p)
         ]
         assert_same_answers(got, expected)
+
+
+def test_an_implication_between_value_tests_reads_their_constants():
+    """``x + 1 == 3`` implies ``y - 1 == 2`` and ``x == 2``: tests of a value posted at once,
+    each with its own constant."""
+    x, y = vars(2)
+    got = run(
+        0,
+        (x, y),
+        fd.in_(x, y, fd.interval(0, 4)),
+        fd.implies(x + 1 == 3, (y - 1 == 2) & fd.eq(x, 2)),
+    )
+    assert sorted(got) == [(a, b) for a in range(5) for b in range(5) if a != 2 or b == 3]
