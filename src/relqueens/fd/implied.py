@@ -48,9 +48,9 @@ as their cells, a :class:`~relqueens.fd.propagators.Pigeonhole`, implied: a
 cell only one index can still reach is its place (Langford's L(2, 7) by
 cells, leftmost: 6.8 s to 0.022 s). Implications ``p == i ==> X[i + s] ==
 v``, one for each value of ``p``, place ``v`` the same way, the cells
-numbered as the model numbers its variables (a sequence whose cells get
-their domains together; L(2, 8) so, all by cells, leftmost: over 60 s to
-0.26 s).
+numbered as the model numbers its variables, or the other way round (a
+sequence whose cells get their domains together; L(2, 8) so, all by cells,
+leftmost: over 60 s to 0.26 s).
 """
 
 from __future__ import annotations
@@ -522,21 +522,27 @@ def implied_indices(model: Model, D: list[Dom]) -> ImpliedIndices | None:
 
 def _implications(model: Model, D: list[Dom]) -> list[Place]:
     """Places stated by implications ``p == i  ==>  x == v`` (reified tests, the first's flag
-    at most the second's), one for each value ``i`` of ``p``, the variables ``x`` at
-    ``i + s`` in the model's order (a sequence's cells made together): ``(p, s, v)``, its
-    cell the variable numbered ``p + s``."""
+    at most the second's), one for each value ``i`` of ``p``, the variables ``x`` at ``i +
+    s`` in the model's order or in the reverse order (a sequence's cells given their domains
+    together, either way): ``(p, s, v)``, its cell the variable numbered ``p + s``, or ``-(p
+    + s)`` (whichever order places more)."""
     tests = {p.b: (p.x, p.c) for p in model.posted(ReifiedValue) if p.same == 1}
-    shifts: dict[tuple[int, int, int], set[int]] = {}  # (p, s, v) -> the values i of p seen
+    ways: tuple[dict[Place, set[int]], ...] = ({}, {})  # (p, s, v) -> the values of p seen
     for p in model.posted(LeOffset):
         if p.c == 0 and p.x in tests and p.y in tests:
             (i, c), (x, v) = tests[p.x], tests[p.y]
-            shifts.setdefault((i, x - c, v), set()).add(c)
+            for way, sign in zip(ways, (1, -1)):
+                way.setdefault((i, sign * x - c, v), set()).add(c)
     off = model.off
-    return [
-        place
-        for place, seen in shifts.items()
-        if type(D[place[0]]) is int and seen.issuperset(Domain(D[place[0]], off[place[0]]))
+    placed = [
+        [
+            place
+            for place, seen in way.items()
+            if type(D[place[0]]) is int and seen.issuperset(Domain(D[place[0]], off[place[0]]))
+        ]
+        for way in ways
     ]
+    return max(placed, key=len)
 
 
 def may_group(model: Model) -> bool:
