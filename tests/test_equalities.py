@@ -173,9 +173,11 @@ def test_the_values_fixed_are_those_the_equalities_span_at_the_value_they_imply(
     coefficients = [r[:n] for r in rows]
     spanned = rank(coefficients)
     consistent = rank(rows) == spanned
-    if not consistent or not integer_solvable(rows):
+    if not consistent:
         assert found is not None and found.fixed is None, "the contradiction is found"
         return
+    if not integer_solvable(rows):  # a row of the reduced form may show it (2 x == 1), or not:
+        return  # the search finds no point either way
     if found is not None and found.fixed is None:  # integer points only where the rows show none
         assert not integer_solvable(rows)
     position = {k: i for i, k in enumerate(index)}
@@ -227,7 +229,8 @@ def posted(*goals):
 
 def test_a_magic_squares_sum_is_fixed_by_its_lines_over_a_permutation():
     """4 x 4 cells a permutation of 1..16, each line summing to a variable ``S``: the rows hold
-    every cell once, so ``4 S == 136``; no line alone fixes ``S``."""
+    every cell once, so ``4 S == 136``; no line alone fixes ``S``. With ``S`` fixed, each line
+    is a sum of distinct values too (as if its total were stated)."""
     n = 4
     cells, (s,) = vars(n * n), vars(1)
     lines = [[r * n + c for c in range(n)] for r in range(n)]
@@ -241,7 +244,12 @@ def test_a_magic_squares_sum_is_fixed_by_its_lines_over_a_permutation():
     ]
     model, D = posted(*goals)
     assert not fixed(D[model.index[s]])
-    assert fixed_by_equalities(model, D).fixed == ((model.index[s], 1, 34),)
+    found = fixed_by_equalities(model, D)
+    assert found.fixed == ((model.index[s], 1, 34),)
+    at = [model.index[c] for c in cells]  # with s fixed, each line a sum of distinct values
+    sums = {tuple(sorted(i for i, _ in terms)): (terms[0][1], b) for terms, b in found.sums}
+    assert len(sums) == len(found.sums)  # each once
+    assert all(a * 34 == b for line in lines for a, b in [sums[tuple(sorted(at[i] for i in line))]])
     known = D[:]
     known[model.index[s]] = 1 << (34 - model.off[model.index[s]])
     assert fixed_by_equalities(model, known) is None  # s fixed already: nothing new

@@ -95,13 +95,15 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
     >>> fixed_by_equalities(m, [0b1111] * 3).fixed is None
     True
     """
-    off, rows, implied = model.off, list[Row](), list[Row]()
+    off, rows, implied, plain = model.off, list[Row](), list[Row](), list[Row]()
     for e in model.props:
         if e[0] != "prop":
             continue
         p = e[1]
         if isinstance(p, Linear) and p.op == "==":
             (implied if p.implied else rows).append(row_of(p.terms, -p.k, D, off))
+            if type(p) is Linear:
+                plain.append(rows[-1])
         elif type(p) is EqOffset:  # x == y + c
             rows.append(row_of(((p.x, 1), (p.y, -1)), p.c, D, off))
     if not rows:
@@ -125,14 +127,26 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
         if i != RHS and not fixed_domain(D[i])
     )
     stated = {key(row) for row in (*rows[:posted], *implied)}  # sums posted before included
-    sums = tuple(
-        (terms, row[RHS])
-        for row in solved
-        if len(row) > 2 and key(row) not in stated
-        for terms in [tuple((i, a) for i, a in row.items() if i != RHS)]
-        if len({a for _, a in terms}) == 1 and any(_distinct(terms, g) for g in model.groups)
-    )
-    return FixedByEqualities(fixed, sums) if fixed or sums else None
+    values = {i: b // a for i, a, b in fixed if b % a == 0}
+    sums = []  # of the reduced rows, and of the plain sums posted, by the values fixed now
+    for row in (*solved, *(_without(r, values) for r in plain if values.keys() & r.keys())):
+        terms = tuple((i, a) for i, a in row.items() if i != RHS)
+        if (
+            len(terms) > 1
+            and key(row) not in stated
+            and len({a for _, a in terms}) == 1
+            and any(_distinct(terms, g) for g in model.groups)
+        ):
+            sums.append((terms, row[RHS]))
+            stated.add(key(row))
+    return FixedByEqualities(fixed, tuple(sums)) if fixed or sums else None
+
+
+def _without(row: Row, values: dict[int, int]) -> Row:
+    """``row`` with the variables of ``values`` replaced by them (moved right)."""
+    out = {i: a for i, a in row.items() if i not in values}
+    out[RHS] = row[RHS] - sum(a * values[i] for i, a in row.items() if i in values)
+    return out
 
 
 def _distinct(terms: tuple[tuple[int, int], ...], group: frozenset[tuple[int, int]]) -> bool:
