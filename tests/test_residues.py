@@ -241,3 +241,16 @@ def test_solutions_given_before_are_skipped_by_value_when_a_wide_label_becomes_a
         for p in itertools.product(range(10), repeat=3)
     ]
     assert_same_answers(got, expected)
+
+
+def test_a_residue_a_wide_carry_mends_is_not_tabulated():
+    """``S + c_in == 10 c_out + 20 d`` read modulo 10 leaves ``S`` and ``c_in``; a carry in of
+    0..39 (forty words) mends any residue several ways, so no table (its rows would tie
+    little); with a carry in of 0..1 the table stays."""
+    s, c_in, c_out, d = vars(4)
+    for wide, expected in ((39, []), (1, [10])):
+        goals = [fd.in_(s, fd.interval(0, 9)), fd.in_(c_in, fd.interval(0, wide))]
+        goals += [fd.in_(c_out, d, fd.interval(0, 4))]
+        goals.append(fd.scalar_product([1, 1, -10, -20], [s, c_in, c_out, d], "==", 0))
+        model, D = posted(*goals)
+        assert [m for _, m, _ in residues(model, D)] == expected

@@ -86,6 +86,8 @@ def residues(model: Model, D: list[Dom]) -> list[tuple[Support, int, int]]:
             if any(xs <= other for other in within):
                 continue
             terms = tuple(sorted(terms, key=lambda t: D[t[0]].bit_count()))
+            if any(gcd(a, m) == 1 and D[i].bit_count() > m for i, a in terms):
+                continue  # a term mends any residue, several ways (a carry): the rows say little
             if prod(D[i].bit_count() for i, _ in terms[:-1]) <= ROWS:
                 within.append(xs)
                 kept.append((terms, m, p.k))
