@@ -101,9 +101,10 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
             continue
         p = e[1]
         if isinstance(p, Linear) and p.op == "==":
-            (implied if p.implied else rows).append(row_of(p.terms, -p.k, D, off))
-            if type(p) is Linear:
-                plain.append(rows[-1])
+            row = row_of(p.terms, -p.k, D, off)
+            (implied if p.implied else rows).append(row)
+            if type(p) is Linear:  # not a sum of distinct values
+                plain.append(row)
         elif type(p) is EqOffset:  # x == y + c
             rows.append(row_of(((p.x, 1), (p.y, -1)), p.c, D, off))
     if not rows:
@@ -133,12 +134,12 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
         terms = tuple((i, a) for i, a in row.items() if i != RHS)
         if (
             len(terms) > 1
-            and key(row) not in stated
+            and (row_key := key(row)) not in stated
             and len({a for _, a in terms}) == 1
             and any(_distinct(terms, g) for g in model.groups)
         ):
             sums.append((terms, row[RHS]))
-            stated.add(key(row))
+            stated.add(row_key)
     return FixedByEqualities(fixed, tuple(sums)) if fixed or sums else None
 
 

@@ -432,7 +432,7 @@ def implied_loads(model: Model) -> ImpliedLoads | None:
     with ``b_i == (x_i == v)``, two bins or more (``None``: none, or found before on this branch)."""
     if model.posted(Loads):
         return None
-    tests = {p.b: (p.x, p.c) for p in model.posted(ReifiedValue) if p.same == 1}
+    tests = _value_tests(model)
     if not tests:
         return None
     groups: dict[frozenset[int], dict[int, tuple[int, dict[int, int]]]] = {}
@@ -526,7 +526,7 @@ def _implications(model: Model, D: list[Dom]) -> list[Place]:
     s`` in the model's order or in the reverse order (a sequence's cells given their domains
     together, either way): ``(p, s, v)``, its cell the variable numbered ``p + s``, or ``-(p
     + s)`` (whichever order places more)."""
-    tests = {p.b: (p.x, p.c) for p in model.posted(ReifiedValue) if p.same == 1}
+    tests = _value_tests(model)
     ways: tuple[dict[Place, set[int]], ...] = ({}, {})  # (p, s, v) -> the values of p seen
     for p in model.posted(LeOffset):
         if p.c == 0 and p.x in tests and p.y in tests:
@@ -543,6 +543,11 @@ def _implications(model: Model, D: list[Dom]) -> list[Place]:
         for way in ways
     ]
     return max(placed, key=len)
+
+
+def _value_tests(model: Model) -> dict[int, tuple[int, int]]:
+    """Each 0/1 variable that reifies a test ``x == c``: ``b -> (x, c)``."""
+    return {p.b: (p.x, p.c) for p in model.posted(ReifiedValue) if p.same == 1}
 
 
 def may_group(model: Model) -> bool:

@@ -240,9 +240,11 @@ def _degree(model: Model, i: int) -> int:
         model.links[i]
         + sum(len(members) - 1 for members, _ in model.rows[i] if type(members) is not list)
         + sum(len(p.members) if isinstance(p, Scanned) else 1 for p in model.watch[i])
-        + sum(not getattr(p, "implied", False) for p in model.fixwatch[i])
-        + sum(not getattr(p, "implied", False) for p in model.boundwatch[i])
-        + sum(not getattr(p, "implied", False) for p in model.slowwatch[i])
+        + sum(
+            not getattr(p, "implied", False)  # a gathered group has none
+            for props in (model.fixwatch, model.boundwatch, model.slowwatch)
+            for p in props[i]
+        )
         + len(model.supportwatch[i])
     )
 
@@ -678,9 +680,8 @@ class Label(Goal):
             if not post_into(S, [fixes]):
                 return
             s, store = S.data, store_of(S)
-        given: list[
-            dict[int, int | float]
-        ] = []  # the values of the solutions found without the implied
+        # the values of the solutions found without the implied constraints
+        given: list[dict[int, int | float]] = []
         if store is not None:
             # resources, distinct groups, loads stated piece by piece: propagated as wholes (the
             # groups found once a first search fails: finding them costs a tiny colouring most)
