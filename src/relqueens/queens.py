@@ -179,7 +179,8 @@ def iter_queens(
     goals = [queenso(cols, n, model=model), *_pin_goals(cols, pins, n)]
     if symmetry:
         goals.append(symmetry_breako(cols, n))
-    goals.append(fd.label(cols, select=select, order=order, trace=trace))
+    # one branch per column whatever the selection: a stepped trace's nodes are columns
+    goals.append(fd.label(cols, select=select, order=order, branching="enum", trace=trace))
     return (tuple(b) for b in run(None, cols, *goals))
 
 

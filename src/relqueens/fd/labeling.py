@@ -12,6 +12,12 @@ Value order (``order``): ``up``, ``down``, or ``mid`` (middle-out: the value nea
 centre of the domain first, which makes first-fail nearly backtrack-free on N-queens).
 Branching (``branching``, SWI's names): ``enum`` (one branch per value), ``step``
 (``x = v`` or ``x != v``), ``bisect`` (``x <= m`` or ``x > m`` at the middle ``m``).
+By default ``step`` for ``min`` and ``max``, as SWI does: once ``x != v`` raises
+``x``'s lower bound, the smallest one is often another variable's, which the
+selection picks next (all SO+MANY+...=TESTS by columns, ``min``: 0.36 s by
+``enum``, 0.054 s by ``step``); ``enum`` for the others, whose choice seldom
+moves after ``x != v`` (``ff`` by ``step``: up to 1.5x slower from the extra
+fixpoints).
 Optimisation (``minimize=`` / ``maximize=`` an expression): branch and bound
 finds the optimum, then the answers come best first. A dynamic selection that
 finds no first solution soon races randomized restarts for it
@@ -56,6 +62,8 @@ Path: TypeAlias = "tuple[Path | None, int, Dom, list[Dom] | None, int]"
 SELECT = ("leftmost", "ff", "ffc", "min", "max")
 ORDER = ("up", "down", "mid")
 BRANCHING = ("enum", "step", "bisect")
+STEP_FIRST = ("min", "max")
+"""The selections whose default branching is ``step`` (module docstring)."""
 
 
 def _centre(d: Dom) -> int | None:
@@ -1033,7 +1041,7 @@ def label(
     *,
     select: str = "leftmost",
     order: str = "up",
-    branching: str = "enum",
+    branching: str | None = None,
     minimize: object = None,
     maximize: object = None,
     trace: SearchTrace | None = None,
@@ -1041,7 +1049,8 @@ def label(
     """A goal that assigns values to ``variables``, one answer per assignment.
 
     ``select``, ``order`` and ``branching`` choose the strategy (module
-    docstring). With ``minimize=expr`` (or ``maximize=expr``) the answers
+    docstring; ``branching`` by default ``step`` for ``min`` and ``max``,
+    ``enum`` for the others). With ``minimize=expr`` (or ``maximize=expr``) the answers
     come best first, so ``run(1, ...)`` is a proved optimum: the one branch
     and bound met first, then the others of that value in the labeling's
     order, and so on value by value. A
@@ -1055,6 +1064,8 @@ def label(
     >>> run_all((x, y), fd.in_(x, y, fd.interval(0, 3)), x + y == 3, fd.label([x, y], maximize=x - y))
     ((3, 0), (2, 1), (1, 2), (0, 3))
     """
+    if branching is None:
+        branching = "step" if select in STEP_FIRST else "enum"
     check_options(select, order, branching)
     variables = list(listed(variables, "label", "variables"))
     for v in variables:
