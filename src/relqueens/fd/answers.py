@@ -28,7 +28,7 @@ from ..logic.reify import reify
 from ..logic.run import run as logic_run
 from ..logic.state import State, isvar, walk
 from ..logic.tabling import Tabled
-from .arith import Function, Reified, ReifiedBound, ReifiedValue
+from .arith import AbsDifference, Function, Reified, ReifiedBound, ReifiedValue
 from .domain import MAX_WIDTH, Domain, Wide, as_domain
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
@@ -224,6 +224,9 @@ def _describe(p: Propagator, term_of: Callable[[int], Any]) -> object:
         return Relation("<=", term_of(p.x), lin(term_of(p.y)) + p.c)
     if isinstance(p, Times):
         return Relation("==", lin(term_of(p.x)) * lin(term_of(p.y)), term_of(p.z))
+    if isinstance(p, AbsDifference):
+        difference = lin(term_of(p.x)) - term_of(p.y) + p.k
+        return Relation("==", term_of(p.z), aux("abs", difference))
     if isinstance(p, Function):
         args = [term_of(a) for a in p.args] + ([p.exponent] if p.kind == "pow" else [])
         return Relation("==", term_of(p.z), aux(p.kind, *args))

@@ -17,6 +17,7 @@ from typing import Any
 
 from .domain import Dom
 from .propagators import (
+    _REVERSED,
     BOUND_BITS,
     HUGE,
     POWER_BITS,
@@ -25,6 +26,7 @@ from .propagators import (
     Linear,
     Propagator,
     Scanned,
+    _mirror,
     fixed,
     high,
     keep_ge,
@@ -50,6 +52,40 @@ def _values(d: int, o: int) -> Iterator[tuple[int, int]]:
         bit = d & -d
         d ^= bit
         yield o + bit.bit_length() - 1, bit
+
+
+def _abs(D: list[Dom], off: list[int], queue: set[int], x: int, z: int) -> bool:
+    """``z == abs(x)`` over bitsets, domain consistent by shifts and one mirror, not value by value.
+
+    In a bitset of magnitudes (bit ``a``: ``abs(v) == a``), ``x``'s values at
+    least 0 are ``x`` shifted, those below mirrored; ``z``'s, ``z`` shifted.
+    All-interval series by ``abs``, all of n = 10 by ``ff``: 0.72 to 0.61 s.
+    """
+    dx: int = D[x]  # bitsets (see Function.propagate)
+    dz: int = D[z]
+    ox, oz = off[x], off[z]
+    if ox >= 0:
+        magnitudes = dx << ox
+    else:  # bit p below -ox is the value ox + p, of magnitude -ox - p
+        magnitudes = (dx >> -ox) | _flipped(dx & ((1 << -ox) - 1), -ox)
+    magnitudes &= dz << oz if oz >= 0 else dz >> -oz  # a negative z is no magnitude
+    if not magnitudes:
+        return False
+    if ox >= 0:
+        keep = magnitudes >> ox
+    else:
+        keep = (magnitudes << -ox) | _flipped(magnitudes, -ox)
+    return narrow(D, queue, x, dx & keep) and narrow(
+        D, queue, z, magnitudes >> oz if oz >= 0 else magnitudes << -oz
+    )
+
+
+def _flipped(b: int, total: int) -> int:
+    """:func:`~relqueens.fd.propagators._mirror`, by two table lookups when ``b`` fits in 16 bits."""
+    if b >> 16:
+        return _mirror(b, total)
+    r = _REVERSED[b & 255] << 8 | _REVERSED[b >> 8]  # bit p moves to 15 - p
+    return r << total - 15 if total >= 15 else r >> 15 - total
 
 
 def function_range(
@@ -275,6 +311,8 @@ class Function(Propagator):
         image = 0
         if len(args) == 1:
             (x,) = args
+            if self.kind == "abs":
+                return _abs(D, off, queue, x, z)
             keep, width = 0, dz.bit_length()
             for v, bit in _values(D[x], off[x]):
                 pos = fn(v) - oz
@@ -471,6 +509,64 @@ class AtLeastApart(Propagator):
             high(D[y], off[y]),
         )
         return hx - ly + k <= -m or lx - hy + k >= m
+
+
+class AbsDifference(Propagator):
+    """``z == abs(x - y + k)`` over bitsets, domain consistent, in one propagator.
+
+    For each magnitude ``a`` of ``z``, ``y``'s bitset shifted by ``a`` and
+    by ``-a`` (from ``y``'s offset to ``x``'s) holds the values of ``x`` that
+    ``a`` pairs with ``y``'s: ``a`` stays if ``x`` has one of them, and ``x``
+    keeps those of the magnitudes that stay (``y`` the mirror image). Posted
+    for up to :attr:`LIMIT` magnitudes; the difference and its absolute value
+    as variables of their own took two propagators a change, and the
+    difference was only bounds consistent while ``x`` and ``y`` were open
+    (all-interval series by ``abs``, all of n = 10: by ``ff`` 0.73 to 0.28 s,
+    by ``min`` 2.8 to 1.8 s).
+
+    >>> D, queue = [0b1111111, 0b1000, 0b110], set()   # x in 0..6, y == 3, z in 1..2
+    >>> AbsDifference(0, 1, 0, 2).propagate(D, [0, 0, 0], queue, 1), bin(D[0])
+    (True, '0b110110')
+    """
+
+    __slots__ = ("k", "x", "y", "z")
+    LIMIT = 64
+    """The most magnitudes ``z`` may have when posted (each one costs a few shifts a call)."""
+
+    def __init__(self, x: int, y: int, k: int, z: int, source: object = None) -> None:
+        self.x, self.y, self.k, self.z, self.source = x, y, k, z, source
+        self.vars = (x, y, z)
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        x, y, z = self.x, self.y, self.z
+        dx: int = D[x]  # bitsets: checked when posted
+        dy: int = D[y]
+        dz: int = D[z]
+        oz = off[z]
+        s = off[y] - off[x] - self.k  # y's bit q is x's bit q + s once x - y + k == 0
+        keep_x = keep_y = keep_z = 0
+        while dz:
+            bit = dz & -dz
+            dz ^= bit
+            a = oz + bit.bit_length() - 1
+            if a < 0:
+                continue
+            up, down = s + a, s - a  # x - y + k == a, or == -a
+            pairs = (dy << up if up >= 0 else dy >> -up) | (
+                dy << down if down >= 0 else dy >> -down
+            )
+            if dx & pairs:
+                keep_z |= bit
+                keep_x |= pairs
+                keep_y |= (dx >> up if up >= 0 else dx << -up) | (
+                    dx >> down if down >= 0 else dx << -down
+                )
+        return (
+            bool(keep_z)
+            and narrow(D, queue, x, dx & keep_x)
+            and narrow(D, queue, y, dy & keep_y)
+            and narrow(D, queue, z, D[z] & keep_z)
+        )
 
 
 def _outside(o: int, below: int, above: int) -> int:

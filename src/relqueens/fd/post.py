@@ -21,6 +21,7 @@ from unification import Var
 from ..logic.search import STEP, Goal
 from ..logic.state import State, Subst, isvar, unify_state, walk
 from .arith import (
+    AbsDifference,
     AtLeastApart,
     Function,
     Reified,
@@ -582,7 +583,11 @@ class Posting:
         ((atom, a),) = expr.terms.items()
         if type(atom) is not Aux or atom.kind != "abs" or a not in (1, -1):
             return None
-        inner = atom.args[0]
+        found = self.difference(atom.args[0])
+        return None if found is None else (*found, a)
+
+    def difference(self, inner: object) -> tuple[int, int, int] | None:
+        """``(i, j, k)`` when ``inner`` is ``x_i - x_j + k``, two FD variables; else ``None``."""
         if not isinstance(inner, Lin) or sorted(inner.terms.values()) != [-1, 1]:
             return None
         (x, _), (y, _) = sorted(inner.terms.items(), key=lambda t: -t[1])
@@ -590,7 +595,21 @@ class Posting:
         i, j = index.get(walk(x, self.s)), index.get(walk(y, self.s))
         if i is None or j is None or i == j:
             return None
-        return i, j, inner.const, a
+        return i, j, inner.const
+
+    def small_difference(self, inner: object) -> tuple[int, int, int] | None:
+        """:meth:`difference`, if its two variables are bitsets and its absolute value may
+        take up to :attr:`~relqueens.fd.arith.AbsDifference.LIMIT` values."""
+        found = self.difference(inner)
+        if found is None:
+            return None
+        i, j, k = found
+        D, off = self.store.D, self.store.model.off
+        if type(D[i]) is not int or type(D[j]) is not int:
+            return None
+        lo = low(D[i], off[i]) - high(D[j], off[j]) + k
+        hi = high(D[i], off[i]) - low(D[j], off[j]) + k
+        return found if max(abs(lo), abs(hi)) < AbsDifference.LIMIT else None
 
     def post_in(self, c: InDomain) -> bool:
         for v in c.vars:
@@ -803,13 +822,22 @@ class Posting:
         if a.kind == "count":
             return self.counted(a, target)
         exponent = a.args[1] if a.kind == "pow" else None
-        xs = [self.as_index(x, a) for x in (a.args[:1] if a.kind == "pow" else a.args)]
-        if any(x is False for x in xs):
-            return False
         D, off = self.store.D, self.store.model.off
-        found = function_range(
-            a.kind, [(low(D[x], off[x]), high(D[x], off[x])) for x in xs], exponent
-        )
+        pair = self.small_difference(a.args[0]) if a.kind == "abs" else None
+        if pair is None:
+            xs = [self.as_index(x, a) for x in (a.args[:1] if a.kind == "pow" else a.args)]
+            if any(x is False for x in xs):
+                return False
+            bounds = [(low(D[x], off[x]), high(D[x], off[x])) for x in xs]
+        else:
+            i, j, k = pair
+            bounds = [
+                (
+                    low(D[i], off[i]) - high(D[j], off[j]) + k,
+                    high(D[i], off[i]) - low(D[j], off[j]) + k,
+                )
+            ]
+        found = function_range(a.kind, bounds, exponent)
         if found is None:
             return False
         lo, hi = found
@@ -821,8 +849,10 @@ class Posting:
                 z
             ):
                 return False
-        if a.kind == "times" and xs[0] == xs[1]:  # x * x: a square, narrowed by its root
-            p: Propagator = Function("pow", (xs[0],), z, 2, a)
+        if pair is not None:
+            p: Propagator = AbsDifference(*pair, z, a)
+        elif a.kind == "times" and xs[0] == xs[1]:  # x * x: a square, narrowed by its root
+            p = Function("pow", (xs[0],), z, 2, a)
         elif a.kind == "times":
             p = Times(xs[0], xs[1], z, source=a)
         else:
