@@ -27,10 +27,26 @@ def test_first_fail_picks_the_smallest_open_domain_leftmost(D, data):
     "select, branching",
     [("leftmost", "enum"), ("ff", "enum"), ("ffc", "enum"), ("min", "step"), ("max", "step")],
 )
-def test_the_default_branching_is_step_for_min_and_max(select, branching):
+def test_the_default_branching_is_step_for_min_and_max_over_bitsets(select, branching):
     x, y = vars(2)
-    assert fd.label([x, y], select=select).branching == branching
-    assert fd.label([x, y], select=select, branching="bisect").branching == "bisect"
+    bitsets, wide = [0b111, 0b110], [0b111, Wide(0, 10**12)]
+    assert fd.label([x, y], select=select).branching_for(bitsets, [0, 1]) == branching
+    assert fd.label([x, y], select=select).branching_for(wide, [0, 1]) == "enum"
+    given = fd.label([x, y], select=select, branching="bisect")
+    assert given.branching_for(bitsets, [0, 1]) == given.branching_for(wide, [0, 1]) == "bisect"
+
+
+def test_min_over_wide_domains_halves_them():
+    """The review's reproducer: by ``step`` value by value the search would pass gaps of
+    10**11 one value at a time; the default halves the Wide domains (as ``enum`` does)."""
+    x, y = vars(2)
+    goals = [
+        fd.in_(x, y, fd.interval(-(10**12), 10**12)),
+        abs(x - y) == 10**11 + 7,
+        abs(x + y) == 3 * 10**9 + 1,
+    ]
+    got = run(1, (x, y), *goals, fd.label([x, y], select="min"), max_nodes=10_000)
+    assert got == ((-51_500_000_004, 48_500_000_003),)
 
 
 def columns(words, result):

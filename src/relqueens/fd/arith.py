@@ -57,27 +57,36 @@ def _values(d: int, o: int) -> Iterator[tuple[int, int]]:
 def _abs(D: list[Dom], off: list[int], queue: set[int], x: int, z: int) -> bool:
     """``z == abs(x)`` over bitsets, domain consistent by shifts and one mirror, not value by value.
 
-    In a bitset of magnitudes (bit ``a``: ``abs(v) == a``), ``x``'s values at
-    least 0 are ``x`` shifted, those below mirrored; ``z``'s, ``z`` shifted.
-    All-interval series by ``abs``, all of n = 10 by ``ff``: 0.72 to 0.61 s.
+    In ``z``'s bits (bit ``r``: the magnitude ``oz + r``), ``x``'s values at
+    least 0 are ``x``'s bits shifted, those below mirrored, and back. Once the
+    bounds of the magnitudes meet ``z``'s, each shift and mirror spans about
+    the widths of the two domains, wherever they lie (``x`` near ``10**12``).
     """
     dx: int = D[x]  # bitsets (see Function.propagate)
     dz: int = D[z]
     ox, oz = off[x], off[z]
-    if ox >= 0:
-        magnitudes = dx << ox
-    else:  # bit p below -ox is the value ox + p, of magnitude -ox - p
-        magnitudes = (dx >> -ox) | _flipped(dx & ((1 << -ox) - 1), -ox)
-    magnitudes &= dz << oz if oz >= 0 else dz >> -oz  # a negative z is no magnitude
+    lx, hx = ox + (dx & -dx).bit_length() - 1, ox + dx.bit_length() - 1
+    least, most = (lx, hx) if lx >= 0 else (-hx, -lx) if hx <= 0 else (0, max(-lx, hx))
+    if most < oz + (dz & -dz).bit_length() - 1 or least >= oz + dz.bit_length():
+        return False
+    magnitudes = 0
+    if ox >= 0:  # x's bit p is z's bit p + ox - oz
+        magnitudes = dx << ox - oz if ox >= oz else dx >> oz - ox
+    elif hx >= 0:  # the values from 0 on, by bit: z's bit v - oz
+        ones = dx >> -ox
+        magnitudes = ones << -oz if oz <= 0 else ones >> oz
+    if lx < 0:  # bit p below -ox is the value ox + p, of magnitude -ox - p: z's bit -ox - oz - p
+        below = dx if hx < 0 else dx & (1 << -ox) - 1
+        magnitudes |= _flipped(below, -ox - oz)
+    magnitudes &= dz
     if not magnitudes:
         return False
-    if ox >= 0:
-        keep = magnitudes >> ox
-    else:
-        keep = (magnitudes << -ox) | _flipped(magnitudes, -ox)
-    return narrow(D, queue, x, dx & keep) and narrow(
-        D, queue, z, magnitudes >> oz if oz >= 0 else magnitudes << -oz
-    )
+    keep = 0
+    if hx >= 0:
+        keep = magnitudes << oz - ox if oz >= ox else magnitudes >> ox - oz
+    if lx < 0:
+        keep |= _flipped(magnitudes, -ox - oz)
+    return narrow(D, queue, x, dx & keep) and narrow(D, queue, z, magnitudes)
 
 
 def _flipped(b: int, total: int) -> int:

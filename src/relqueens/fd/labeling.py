@@ -12,12 +12,15 @@ Value order (``order``): ``up``, ``down``, or ``mid`` (middle-out: the value nea
 centre of the domain first, which makes first-fail nearly backtrack-free on N-queens).
 Branching (``branching``, SWI's names): ``enum`` (one branch per value), ``step``
 (``x = v`` or ``x != v``), ``bisect`` (``x <= m`` or ``x > m`` at the middle ``m``).
-By default ``step`` for ``min`` and ``max``, as SWI does: once ``x != v`` raises
-``x``'s lower bound, the smallest one is often another variable's, which the
-selection picks next (all SO+MANY+...=TESTS by columns, ``min``: 0.36 s by
-``enum``, 0.054 s by ``step``); ``enum`` for the others, whose choice seldom
-moves after ``x != v`` (``ff`` by ``step``: up to 1.5x slower from the extra
-fixpoints).
+By default ``step`` for ``min`` and ``max`` over bitsets, as SWI does: once
+``x != v`` raises ``x``'s lower bound, the smallest one is often another
+variable's, which the selection picks next (all SO+MANY+...=TESTS by columns,
+``min``: 0.36 s by ``enum``, 0.054 s by ``step``), though not always for the
+better (all-interval series of 10 notes by ``min``: 0.37 s by ``enum``, 1.8 s
+by ``step``, 2.5 times the nodes). ``enum`` for the others, whose choice
+seldom moves after ``x != v`` (``ff`` by ``step``: up to 1.5x slower from the
+extra fixpoints), and for Wide domains, which ``enum`` halves. A relaxation's
+value hint guides branch and bound under ``enum`` only.
 Optimisation (``minimize=`` / ``maximize=`` an expression): branch and bound
 finds the optimum, then the answers come best first. A dynamic selection that
 finds no first solution soon races randomized restarts for it
@@ -669,11 +672,21 @@ class Label(Goal):
         select: str,
         order: str,
         trace: SearchTrace | None,
-        branching: str = "enum",
+        branching: str | None = None,
         objective: tuple[str, object] | None = None,
     ) -> None:
         self.variables, self.select, self.order, self.trace = variables, select, order, trace
         self.branching, self.objective = branching, objective
+
+    def branching_for(self, D: list[Dom], idxs: list[int]) -> str:
+        """The branching the labeling of ``idxs`` from ``D`` takes: the one given, else
+        ``step`` for ``min`` and ``max`` over bitsets and ``enum`` otherwise (``enum`` halves
+        a Wide domain; stepping value by value could take 10**12 steps to pass a gap)."""
+        if self.branching is not None:
+            return self.branching
+        if self.select in STEP_FIRST and all(type(D[i]) is int for i in idxs):
+            return "step"
+        return "enum"
 
     def states(self, S: State) -> Iterator[State]:
         """The states, extending ``S``, where the variables have values (``S`` is not changed)."""
@@ -766,7 +779,8 @@ class Label(Goal):
             return False if state is False else (state, D)
 
         found = search(
-            store.D, store, idxs, self.select, self.order, accept=accept, branching=self.branching,
+            store.D, store, idxs, self.select, self.order, accept=accept,
+            branching=self.branching_for(store.D, idxs),
             pause=pause,
         )  # fmt: skip
         for solution in found:
@@ -813,7 +827,7 @@ class Label(Goal):
                 D0,
                 store,
                 idxs,
-                {"order": self.order, "branching": self.branching},
+                {"order": self.order, "branching": self.branching_for(D0, idxs)},
                 accept,
             )
             yield from restarts.raced(select)
@@ -828,7 +842,7 @@ class Label(Goal):
                 self.order,
                 trace=trace,
                 accept=accept,
-                branching=self.branching,
+                branching=self.branching_for(D0, idxs),
                 prune=prune,
             ),
         )
@@ -969,6 +983,7 @@ class Label(Goal):
                 if found is not False:
                     yield found
 
+        branching = self.branching_for(store.D, idxs)
         bound = search(
             store.D,
             store,
@@ -976,9 +991,9 @@ class Label(Goal):
             select,
             self.order,
             accept=record,
-            branching=self.branching,
+            branching=branching,
             prune=prune,
-            guide=guide if bounds and self.branching == "enum" else None,
+            guide=guide if bounds and branching == "enum" else None,
         )
         try:
             # every solution is recorded and rejected: the search goes on for a better one
@@ -1049,8 +1064,8 @@ def label(
     """A goal that assigns values to ``variables``, one answer per assignment.
 
     ``select``, ``order`` and ``branching`` choose the strategy (module
-    docstring; ``branching`` by default ``step`` for ``min`` and ``max``,
-    ``enum`` for the others). With ``minimize=expr`` (or ``maximize=expr``) the answers
+    docstring; ``branching`` by default ``step`` for ``min`` and ``max`` over
+    bitsets, ``enum`` otherwise). With ``minimize=expr`` (or ``maximize=expr``) the answers
     come best first, so ``run(1, ...)`` is a proved optimum: the one branch
     and bound met first, then the others of that value in the labeling's
     order, and so on value by value. A
@@ -1064,9 +1079,7 @@ def label(
     >>> run_all((x, y), fd.in_(x, y, fd.interval(0, 3)), x + y == 3, fd.label([x, y], maximize=x - y))
     ((3, 0), (2, 1), (1, 2), (0, 3))
     """
-    if branching is None:
-        branching = "step" if select in STEP_FIRST else "enum"
-    check_options(select, order, branching)
+    check_options(select, order, "enum" if branching is None else branching)
     variables = list(listed(variables, "label", "variables"))
     for v in variables:
         if not (isvar(v) or is_int(v)):

@@ -597,19 +597,22 @@ class Posting:
             return None
         return i, j, inner.const
 
-    def small_difference(self, inner: object) -> tuple[int, int, int] | None:
-        """:meth:`difference`, if its two variables are bitsets and its absolute value may
-        take up to :attr:`~relqueens.fd.arith.AbsDifference.LIMIT` values."""
+    def small_difference(
+        self, inner: object
+    ) -> tuple[tuple[int, int, int], tuple[int | float, int | float]] | None:
+        """:meth:`difference` and its bounds, if its two variables are bitsets and its
+        absolute value may take up to :attr:`~relqueens.fd.arith.AbsDifference.LIMIT` values."""
         found = self.difference(inner)
         if found is None:
             return None
         i, j, k = found
         D, off = self.store.D, self.store.model.off
-        if type(D[i]) is not int or type(D[j]) is not int:
+        di, dj = D[i], D[j]
+        if type(di) is not int or type(dj) is not int:
             return None
-        lo = low(D[i], off[i]) - high(D[j], off[j]) + k
-        hi = high(D[i], off[i]) - low(D[j], off[j]) + k
-        return found if max(abs(lo), abs(hi)) < AbsDifference.LIMIT else None
+        lo = low(di, off[i]) - high(dj, off[j]) + k
+        hi = high(di, off[i]) - low(dj, off[j]) + k
+        return (found, (lo, hi)) if max(-lo, hi) < AbsDifference.LIMIT else None
 
     def post_in(self, c: InDomain) -> bool:
         for v in c.vars:
@@ -821,43 +824,48 @@ class Posting:
             return self.reified(a.args[0], target)
         if a.kind == "count":
             return self.counted(a, target)
+        if a.kind == "abs" and (small := self.small_difference(a.args[0])) is not None:
+            (i, j, k), bounds = small
+            z = self.result("abs", [bounds], None, target)
+            if z is None or not self.attach(AbsDifference(i, j, k, z, a)):
+                return False
+            return z
         exponent = a.args[1] if a.kind == "pow" else None
-        D, off = self.store.D, self.store.model.off
-        pair = self.small_difference(a.args[0]) if a.kind == "abs" else None
-        if pair is None:
-            xs = [self.as_index(x, a) for x in (a.args[:1] if a.kind == "pow" else a.args)]
-            if any(x is False for x in xs):
-                return False
-            bounds = [(low(D[x], off[x]), high(D[x], off[x])) for x in xs]
-        else:
-            i, j, k = pair
-            bounds = [
-                (
-                    low(D[i], off[i]) - high(D[j], off[j]) + k,
-                    high(D[i], off[i]) - low(D[j], off[j]) + k,
-                )
-            ]
-        found = function_range(a.kind, bounds, exponent)
-        if found is None:
+        xs = [self.as_index(x, a) for x in (a.args[:1] if a.kind == "pow" else a.args)]
+        if any(x is False for x in xs):
             return False
-        lo, hi = found
-        if target is None:
-            z = self.hidden(lo, hi)
-        else:
-            z = target
-            if not self.set(z, keep_ge(keep_le(D[z], off[z], hi), off[z], lo)) or not self.settle(
-                z
-            ):
-                return False
-        if pair is not None:
-            p: Propagator = AbsDifference(*pair, z, a)
-        elif a.kind == "times" and xs[0] == xs[1]:  # x * x: a square, narrowed by its root
-            p = Function("pow", (xs[0],), z, 2, a)
+        D, off = self.store.D, self.store.model.off
+        z = self.result(
+            a.kind, [(low(D[x], off[x]), high(D[x], off[x])) for x in xs], exponent, target
+        )
+        if z is None:
+            return False
+        if a.kind == "times" and xs[0] == xs[1]:  # x * x: a square, narrowed by its root
+            p: Propagator = Function("pow", (xs[0],), z, 2, a)
         elif a.kind == "times":
             p = Times(xs[0], xs[1], z, source=a)
         else:
             p = Function(a.kind, tuple(xs), z, exponent, a)
         return z if self.attach(p) else False
+
+    def result(
+        self,
+        kind: str,
+        bounds: list[tuple[int | float, int | float]],
+        exponent: int | None,
+        target: int | None,
+    ) -> int | None:
+        """The variable for ``kind`` of arguments within ``bounds``: ``target`` narrowed to the
+        range of values, or a new hidden one over it; ``None`` when there is no value."""
+        found = function_range(kind, bounds, exponent)
+        if found is None:
+            return None
+        lo, hi = found
+        if target is None:
+            return self.hidden(lo, hi)
+        D, off = self.store.D, self.store.model.off
+        narrowed = keep_ge(keep_le(D[target], off[target], hi), off[target], lo)
+        return target if self.set(target, narrowed) and self.settle(target) else None
 
     def counted(self, a: Aux, target: int | None) -> int | bool:
         """The index of the variable counting the terms of ``a`` equal to its value (``target`` if given).
