@@ -18,12 +18,13 @@ carrying the open domains and constraints, as SWI-Prolog's toplevel prints
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import fields
 from functools import partial
 from html import escape
 from typing import Any
 
 from ..logic.disequality import DisequalityStore, neq
-from ..logic.goals import GoalLike
+from ..logic.goals import GoalLike, eq
 from ..logic.reify import reify
 from ..logic.run import run as logic_run
 from ..logic.state import State, isvar, walk
@@ -33,7 +34,7 @@ from .domain import MAX_WIDTH, Domain, Wide, as_domain
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
 from .labeling import Solutions, SolvedState, check_finite, search
-from .post import Distinct
+from .post import Constraint, Distinct
 from .propagators import EqOffset, LeOffset, LexLe, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
 from .terms import Aux, Lin, Relation, aux, lin
@@ -98,6 +99,8 @@ def _term_vars(term: Any) -> Iterator[Any]:
             stack.extend((t.rhs, t.lhs))
         elif type(t) is Aux:
             stack.extend(reversed(t.args))
+        elif isinstance(t, Constraint):  # a global shown as posted: its fields
+            stack.extend(reversed([getattr(t, f.name) for f in fields(t)]))  # type: ignore[arg-type]  # records are dataclasses
 
 
 def _check_pending(store: FDStore) -> None:
@@ -210,7 +213,11 @@ def residual(q: Any, S: State) -> Residual:
                 found.append(rel)  # (not x == x)
     for constraints in store.pending.values():
         found.extend(constraints)
-    return Residual(term, domains, tuple(found + _disequalities(S)))
+    # a constraint shown as posted names its variables as posted: those bound since (to a
+    # value, a fixed one's included, or to another variable) are said so (posted back alone,
+    # they would have no domain)
+    ties = [eq(v, w) for v in dict.fromkeys(_term_vars(found)) if (w := walk(v, s)) is not v]
+    return Residual(term, domains, tuple(found + ties + _disequalities(S)))
 
 
 _NEGATED = {"==": "!=", "!=": "==", "<=": ">", ">": "<="}
