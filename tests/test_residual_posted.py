@@ -1,6 +1,7 @@
 """Residuals whose constraints are shown as posted (globals such as ``element``, ``abs(x - y) >=
-m``): variables fixed or unified since are said so, and the residual posted back gives the
-same answers as the query (a fixed variable named in them had no domain when posted back)."""
+m``): variables fixed or unified since are said so, and a ``distinct`` group shows a fixed member
+as its value; the residual posted back gives the same answers as the query (a fixed variable
+named in them had no domain when posted back, and a fixed member crashed the posting)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,6 +21,7 @@ def models(draw):
             st.one_of(
                 st.tuples(st.just("element"), st.integers(-1, 3)),
                 st.tuples(st.just("abs"), st.integers(-2, 2), st.integers(1, 3)),
+                st.tuples(st.sampled_from(["all_distinct", "distinct", "circuit", "inverse"])),
             )
         )
     )
@@ -41,6 +43,14 @@ def goals_of(model, vs):
             goals += [fd.in_(w, fd.interval(0, 2)), fd.element(w, [x, y, item[1]], z)]
         elif item[0] == "abs":
             goals.append(abs(x - y + item[1]) >= item[2])
+        elif item[0] == "all_distinct":  # a fixed member is shown as its value
+            goals.append(fd.all_distinct(vs))
+        elif item[0] == "distinct":
+            goals.append(fd.distinct([w, x + 1, y]))
+        elif item[0] == "circuit":  # successors 0..3 (a group of values 0..3)
+            goals += [fd.in_(*vs, fd.interval(0, 3)), fd.circuit(vs)]
+        elif item[0] == "inverse":
+            goals += [fd.in_(*vs, fd.interval(0, 1)), fd.inverse([w, x], [y, z])]
         elif item[0] == "fd.eq":
             goals.append(fd.eq(vs[item[1]], item[2]))
         elif item[0] == "eq var":

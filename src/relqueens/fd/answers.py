@@ -99,8 +99,9 @@ def _term_vars(term: Any) -> Iterator[Any]:
             stack.extend((t.rhs, t.lhs))
         elif type(t) is Aux:
             stack.extend(reversed(t.args))
-        elif isinstance(t, Constraint):  # a global shown as posted: its fields
-            stack.extend(reversed([getattr(t, f.name) for f in fields(t)]))  # type: ignore[arg-type]  # records are dataclasses
+        elif isinstance(t, Constraint):  # a global shown as posted: its fields with variables
+            named = [f.name for f in fields(t) if f.name not in t.constants]  # type: ignore[arg-type]  # records are dataclasses
+            stack.extend(getattr(t, name) for name in reversed(named))
 
 
 def _check_pending(store: FDStore) -> None:
@@ -206,7 +207,8 @@ def residual(q: Any, S: State) -> Residual:
         elif kind == "distinct":
             members = entry[1]
             if is_open(i for i, _ in members):
-                found.append(Distinct(tuple(lin(term_of(i)) + c for i, c in members)))
+                terms = (term_of(i) + c if fixed(D[i]) else lin(term_of(i)) + c for i, c in members)
+                found.append(Distinct(tuple(terms)))  # a fixed member as its value
         elif not entry[1].implied and not entry[1].entailed(D, m.off):
             rel = _describe(entry[1], term_of)
             if not isinstance(rel, Relation) or (rel.lhs - rel.rhs).terms:

@@ -873,6 +873,7 @@ class TuplesIn(Constraint):
     tuples: tuple[tuple[Any, ...], ...]
     table: tuple[tuple[int, ...], ...]
     name = "tuples_in"
+    constants = ("table",)
 
     def post_on(self, posting: Posting) -> bool:
         columns = [domain_of(col) for col in zip(*self.table)]

@@ -15,7 +15,7 @@ Branching (``branching``, SWI's names): ``enum`` (one branch per value), ``step`
 By default ``step`` for ``min`` and ``max`` over bitsets, as SWI does: once
 ``x != v`` raises ``x``'s lower bound, the smallest one is often another
 variable's, which the selection picks next (all SO+MANY+...=TESTS by columns,
-``min``: 0.36 s by ``enum``, 0.054 s by ``step``), though not always for the
+``min``: 0.35 s by ``enum``, 0.053 s by ``step``), though not always for the
 better (all-interval series of 10 notes by ``min``: 0.37 s by ``enum``, 1.8 s
 by ``step``, 2.5 times the nodes). ``enum`` for the others, whose choice
 seldom moves after ``x != v`` (``ff`` by ``step``: up to 1.5x slower from the
@@ -865,6 +865,7 @@ class Label(Goal):
             return
         j: int
         j, model = store.index_of(w), store.current()  # type: ignore[assignment]  # w has a domain
+        branching = self.branching_for(store.D, idxs)  # by the variables given, not the objective
         idxs = idxs + [j] if j not in idxs else idxs
         off = model.off[j]
         best: list[int | float] = []
@@ -983,7 +984,6 @@ class Label(Goal):
                 if found is not False:
                     yield found
 
-        branching = self.branching_for(store.D, idxs)
         bound = search(
             store.D,
             store,

@@ -67,6 +67,8 @@ class Constraint(Goal):
 
     __slots__ = ()
     name = "constraint"
+    constants: tuple[str, ...] = ()
+    """The fields that hold no variables (a table): residuals do not look for variables there."""
     search_kind = STEP
     post_batch: Callable[[tuple[Postable, ...]], Post]  # set below, as for Relation
 

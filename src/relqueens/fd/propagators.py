@@ -929,6 +929,8 @@ class UnitDifference(Linear):
             return _shifted(D, queue, u, v, ov + ow + dw.bit_length() - 1 + c - ou)
         if not du & (du - 1):  # v + w == the rest: bit p of v goes with bit total - p of w
             total = ou + du.bit_length() - 1 - c - ov - ow
+            if not 0 <= total <= dv.bit_length() + dw.bit_length():
+                return False  # bit p of v would go with a bit of w out of w's reach
             nv = dv & _mirror(dw, total)
             if not nv:
                 return False
@@ -969,6 +971,8 @@ def _clip(d: int, o: int, lo: int, hi: int) -> int:
 def _shifted(D: list[Dom], queue: set[int], x: int, y: int, s: int) -> bool:
     """``x == y`` with bit ``p`` of ``y`` standing for bit ``p + s`` of ``x``: domain consistent."""
     dx, dy = D[x], D[y]
+    if s >= dx.bit_length():
+        return False  # y's values lie above x's (a shift that far would cost its width)
     nx = dx & (dy << s if s >= 0 else dy >> -s)
     if not nx:
         return False
