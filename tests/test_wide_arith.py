@@ -114,3 +114,30 @@ def test_a_remainder_by_a_constant_keeps_the_congruent_values_of_a_large_bitset(
     assert run_all(x, *goals, fd.label([x], branching="enum")) == expected
     for r in run(0, x, *goals, residual=True):  # x fixed by propagation has no domain left
         assert all(any((v - r0) % m == 0 for r0 in zs) for v in r.domains.get(x, ()))
+
+
+def test_a_disequality_posted_before_a_wide_domain_propagates_once_it_comes():
+    """``w != K*a`` posted before ``w`` has a domain waits for one; a Wide domain now wakes it
+    (it waited to the end and was reported as needing a bitset), in every goal order."""
+    from itertools import permutations
+
+    k = 10**11
+    a, w = vars(2)
+    goals = [
+        fd.in_(a, fd.interval(-4, 2)),
+        fd.ne(w, k * a),
+        fd.in_(w, fd.interval(-2 * 10**12, 2 * 10**12)),
+        w == k * a + 2,
+    ]
+    want = tuple((v, k * v + 2) for v in range(-4, 3))
+    for order in permutations(goals):
+        assert run(0, (a, w), *order) == want
+    b = vars(1)[0]
+    goals = [
+        fd.in_(a, fd.interval(0, 3)),
+        fd.ne(w, b + 1),
+        fd.in_(w, b, fd.interval(0, 10**9)),
+        fd.eq(w, a),
+    ]
+    for order in permutations(goals):
+        assert len(run(1, (a, w, b), *order)) == 1

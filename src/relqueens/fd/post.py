@@ -311,6 +311,7 @@ class Posting:
         if i is None:
             if type(dom) is Wide:
                 self.queue.add(store.register(v, dom, 0))
+                self.wake(v)  # a != posted before: it propagates over bounds now
             else:
                 self.queue.add(store.register(v, dom.bits, dom.lo))
                 self.wake(v)
