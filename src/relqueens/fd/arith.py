@@ -17,7 +17,6 @@ from typing import Any
 
 from .domain import Dom
 from .propagators import (
-    _REVERSED,
     BOUND_BITS,
     HUGE,
     POWER_BITS,
@@ -77,7 +76,7 @@ def _abs(D: list[Dom], off: list[int], queue: set[int], x: int, z: int) -> bool:
         magnitudes = ones << -oz if oz <= 0 else ones >> oz
     if lx < 0:  # bit p below -ox is the value ox + p, of magnitude -ox - p: z's bit -ox - oz - p
         below = dx if hx < 0 else dx & (1 << -ox) - 1
-        magnitudes |= _flipped(below, -ox - oz)
+        magnitudes |= _mirror(below, -ox - oz)
     magnitudes &= dz
     if not magnitudes:
         return False
@@ -85,16 +84,8 @@ def _abs(D: list[Dom], off: list[int], queue: set[int], x: int, z: int) -> bool:
     if hx >= 0:
         keep = magnitudes << oz - ox if oz >= ox else magnitudes >> ox - oz
     if lx < 0:
-        keep |= _flipped(magnitudes, -ox - oz)
+        keep |= _mirror(magnitudes, -ox - oz)
     return narrow(D, queue, x, dx & keep) and narrow(D, queue, z, magnitudes)
-
-
-def _flipped(b: int, total: int) -> int:
-    """:func:`~relqueens.fd.propagators._mirror`, by two table lookups when ``b`` fits in 16 bits."""
-    if b >> 16:
-        return _mirror(b, total)
-    r = _REVERSED[b & 255] << 8 | _REVERSED[b >> 8]  # bit p moves to 15 - p
-    return r << total - 15 if total >= 15 else r >> 15 - total
 
 
 def function_range(

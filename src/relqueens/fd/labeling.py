@@ -260,15 +260,15 @@ def _degree(model: Model, i: int) -> int:
     )
 
 
-def check_options(select: str, order: str, branching: str = "enum") -> None:
-    """Raise ``ValueError`` for an unknown labeling option."""
+def check_options(select: str, order: str, branching: str | None = None) -> None:
+    """Raise ``ValueError`` for an unknown labeling option (``branching`` ``None``: the default)."""
     if select not in SELECTORS:
         raise ValueError(
             f"unknown variable selection {select!r}; choose one of {', '.join(SELECT)}"
         )
     if order not in ORDER:
         raise ValueError(f"unknown value order {order!r}; choose one of {', '.join(ORDER)}")
-    if branching not in BRANCHING:
+    if branching is not None and branching not in BRANCHING:
         raise ValueError(f"unknown branching {branching!r}; choose one of {', '.join(BRANCHING)}")
     if order == "mid" and branching == "bisect":
         raise ValueError(
@@ -1079,7 +1079,7 @@ def label(
     >>> run_all((x, y), fd.in_(x, y, fd.interval(0, 3)), x + y == 3, fd.label([x, y], maximize=x - y))
     ((3, 0), (2, 1), (1, 2), (0, 3))
     """
-    check_options(select, order, "enum" if branching is None else branching)
+    check_options(select, order, branching)
     variables = list(listed(variables, "label", "variables"))
     for v in variables:
         if not (isvar(v) or is_int(v)):

@@ -311,10 +311,9 @@ class Posting:
         if i is None:
             if type(dom) is Wide:
                 self.queue.add(store.register(v, dom, 0))
-                self.wake(v)  # a != posted before: it propagates over bounds now
             else:
                 self.queue.add(store.register(v, dom.bits, dom.lo))
-                self.wake(v)
+            self.wake(v)  # a Wide domain too: a != posted before propagates over bounds
             return True
         return self.within(i, dom)
 

@@ -1135,6 +1135,9 @@ _REVERSED = bytes(int(f"{v:08b}"[::-1], 2) for v in range(256))
 
 def _mirror(b: int, total: int) -> int:
     """The bitset of ``total - p`` for the positions ``p`` of ``b`` (negative ones dropped)."""
+    if not b >> 16:  # two table lookups: bit p moves to 15 - p
+        r = _REVERSED[b & 255] << 8 | _REVERSED[b >> 8]
+        return r << total - 15 if total >= 15 else r >> 15 - total
     size = (b.bit_length() + 7) >> 3
     # the bytes in reverse order, each one reversed: bit p moves to 8 * size - 1 - p
     r = int.from_bytes(b.to_bytes(size, "little").translate(_REVERSED), "big")
