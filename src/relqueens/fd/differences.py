@@ -105,6 +105,8 @@ def difference_sums(model: Model, group: list[int], source: object) -> Differenc
             found = _difference(p, members)
             if found is not None:
                 edges.setdefault((found[1], found[2]), found[0])
+    if len(edges) < 3:
+        return None  # a chain of two edges beside a third
     after: dict[int, list[int]] = {}
     for a, b in edges:
         after.setdefault(a, []).append(b)

@@ -777,15 +777,14 @@ def distinct_on(posting: Posting, found: list[int], offsets: list[int], c: Posta
     """Post the terms ``x_i + offsets[i]`` (``found``: the FD indices) as one
     domain-consistent ``distinct`` group on behalf of ``c``."""
     members = posting.rooted(list(zip(found, offsets)))
-    if len(set(members)) < len(members):
+    kept = posting.distinct_group(members, c, set())
+    if kept is None:
         return False
-    if len(members) > 1:
-        return (
-            posting.group(members, c)
-            and posting.attach(AllDistinctProp(tuple(members), c))
-            and (any(k for _, k in members) or posting.differences(found, c))
-        )
-    return True
+    free = [members[p] for p in kept]
+    return len(free) < 2 or (
+        posting.attach(AllDistinctProp(tuple(free), c))
+        and (any(k for _, k in free) or posting.differences([found[p] for p in kept], c))
+    )
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -10,7 +10,7 @@ the store's ``pending`` table and is posted again when they get one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableSet
 from dataclasses import dataclass, fields
 from itertools import accumulate
 from math import gcd
@@ -629,12 +629,13 @@ class Posting:
     def post_distinct(self, c: Distinct) -> bool:
         members: list[tuple[int, int]] = []
         taken: set[int] = set()
+        index, D = self.store.current().index, self.store.D
         for term in c.terms:
             v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)  # type: ignore[misc]  # distinct() keeps x + c terms only
             w = walk(v, self.s)
             if isvar(w):
-                i = self.store.index_of(w)
-                if i is None or type(self.store.D[i]) is Wide:
+                i = index.get(w)
+                if i is None or type(D[i]) is Wide:
                     return self.wait(w, c)
                 if (i, k) in members:
                     return False
@@ -646,21 +647,47 @@ class Posting:
             else:
                 return False
         stated, members = members, self.rooted(members)
+        kept = self.distinct_group(members, c, taken)
+        if kept is None:
+            return False
+        free = [members[p] for p in kept]
+        return len(free) < 2 or (
+            self.pigeonhole(free, c, [stated[p] for p in kept])
+            and (any(k for _, k in free) or self.differences([i for i, _ in free], c))
+        )
+
+    def distinct_group(
+        self, members: list[tuple[int, int]], c: Postable, taken: MutableSet[int]
+    ) -> list[int] | None:
+        """Record ``members`` (rooted, see :meth:`rooted`) as a ``distinct`` group with the values
+        ``taken`` by its integer terms; the positions of the members not fixed yet, or ``None``
+        if the group fails.
+
+        The open members lose the values taken and those of the fixed members
+        (which stay fixed below): the group's value elimination watches the
+        open ones only.
+        """
         if len(set(members)) < len(members):
-            return False  # two terms one equality keeps equal
+            return None  # two terms one equality keeps equal
         D, off = self.store.D, self.store.model.off
+        kept = []
+        for p, (j, cj) in enumerate(members):
+            d = D[j]
+            if d & (d - 1):
+                kept.append(p)
+            elif (value := off[j] + d.bit_length() - 1 + cj) in taken:
+                return None
+            else:
+                taken.add(value)
         for value in taken:
-            for j, cj in members:
+            for p in kept:
+                j, cj = members[p]
                 pos = value - cj - off[j]
                 if pos >= 0 and (D[j] >> pos) & 1 and not self.set(j, D[j] & ~(1 << pos)):
-                    return False
-        if len(members) > 1:
-            return (
-                self.group(members, c)
-                and self.pigeonhole(members, c, stated)
-                and (any(k for _, k in members) or self.differences([i for i, _ in members], c))
-            )
-        return True
+                    return None
+        if len(members) > 1 and not self.group(members, c, [members[p] for p in kept]):
+            return None
+        return kept
 
     def pigeonhole(
         self, members: list[tuple[int, int]], c: Postable, stated: list[tuple[int, int]]
@@ -676,20 +703,26 @@ class Posting:
         way round).
         """
         D, off = self.store.D, self.store.model.off
-        low = min(off[j] + cj for j, cj in (*stated, *members))
-        union = 0
-        for (j, cj), (r, cr) in zip(stated, members, strict=True):
-            union |= (D[j] << (off[j] + cj - low)) & (D[r] << (off[r] + cr - low))
-        spare = union.bit_count() - len(members)
         shifts = aligned(members, off)
+        union = 0
+        if stated == members:
+            for j, sj in shifts:
+                union |= D[j] << sj
+        else:
+            low = min(off[j] + cj for j, cj in (*stated, *members))
+            for (j, cj), (r, cr) in zip(stated, members, strict=True):
+                union |= (D[j] << (off[j] + cj - low)) & (D[r] << (off[r] + cr - low))
+        spare = union.bit_count() - len(members)
         if spare < 0 or spare > Pigeonhole.SLACK:
             return spare > 0
         own = {j for j, _ in members}
-        crossed = [
-            p
-            for p in self.store.current().posted(Pigeonhole)
-            if not own.isdisjoint(p.vars) and own != set(p.vars)
-        ]
+        slowwatch = self.store.current().slowwatch
+        crossed = {
+            id(p): p
+            for j in own
+            for p in slowwatch[j]
+            if type(p) is Pigeonhole and own != set(p.vars)
+        }.values()
         for p in crossed:  # naked sets pay where groups cross: a sound strengthening only
             p.hall = True
         return self.attach(Pigeonhole(shifts, source=c, hall=bool(crossed)))
@@ -1139,16 +1172,24 @@ class Posting:
             out.append((i, c))
         return out
 
-    def group(self, members: list[tuple[int, int]], c: Postable) -> bool:
-        """Record ``members`` (``(i, c)``: the terms ``x_i + c``) as a ``distinct`` group (value elimination).
+    def group(
+        self,
+        members: list[tuple[int, int]],
+        c: Postable,
+        free: list[tuple[int, int]] | None = None,
+    ) -> bool:
+        """Record ``members`` (``(i, c)``: the terms ``x_i + c``) as a ``distinct`` group: value
+        elimination among its ``free`` ones (default: all; those left out are fixed, their
+        values taken from the others by the caller, see :meth:`distinct_group`).
 
         The sums posted before over variables of the group get an implied
         :class:`DistinctSum`.
         """
         model = self.store.current()
         known = frozenset(members) in model.groups
-        self.store.record(("distinct", tuple(members), c))
-        self.queue.update(i for i, _ in members)
+        free = members if free is None else free
+        self.store.record(("distinct", tuple(members), c, tuple(free)))
+        self.queue.update(i for i, _ in free)
         if known:
             return True
         shift = dict(members)

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 
 Entry = tuple[Any, ...]
 """A model log entry: ``("var", v, offset, private)``, ``("alias", v, i)``, ``("rebase", i, offset)``,
-``("ne", x, y, c, source)``, ``("distinct", members, source)`` or ``("prop", propagator)``."""
+``("ne", x, y, c, source)``, ``("distinct", members, source, free)`` (value elimination among
+the ``free`` members: the others were fixed when it was posted) or ``("prop", propagator)``."""
 Row = tuple["Sequence[tuple[int, int]] | Lined", int]
 """A value elimination row ``(members, ci)`` (see :class:`Model`)."""
 
@@ -200,8 +201,8 @@ class Model:
             self.pair(y, x, -c + off[x])
             self.props.append(entry)
         elif kind == "distinct":
-            members = entry[1]
-            key = frozenset(members)
+            _, stated, _source, members = entry
+            key = frozenset(stated)
             if key in self.groups:
                 return  # the same group again (e.g. a permutation stated twice): nothing new
             self.groups.add(key)

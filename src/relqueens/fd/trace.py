@@ -131,7 +131,7 @@ class _WatchedModel:
                 _, x, y, c, source = entry
                 members: tuple[tuple[int, int], ...] = ((x, 0), (y, c))
             elif entry[0] == "distinct":
-                _, members, source = entry
+                _, members, source, _free = entry
             else:
                 continue
             for j, cj in members:
