@@ -67,15 +67,20 @@ def build_labeled(item, vs):
 @SETTINGS
 @given(labeled_models())
 def test_a_raced_labeling_gives_every_solution_once(model):
+    """A lazy stream races (``run(1)`` gives its first answer); ``run(0)`` wants every answer
+    and does not: it gives the labeling's own order."""
     n, domains, items, first_nodes = model
+    vs = vars(n)
+    goals = goals_of(items, build_labeled, vs)
     with racing_from(first_nodes):
-        got, expected = solve(items, build_labeled, n, candidates_of(domains))
+        got = tuple(run(None, tuple(vs), *goals))
+        first = run(1, tuple(vs), *goals)
+        every = run(0, tuple(vs), *goals)
+    plain, expected = solve(items, build_labeled, n, candidates_of(domains))
     assert_same_answers(got, expected)
-    plain, _ = solve(items, build_labeled, n, candidates_of(domains))
     assert list(got[1:]) == [a for a in plain if a != got[0]][: len(got) - 1]
-    with racing_from(first_nodes):
-        vs = vars(n)
-        assert run(1, tuple(vs), *goals_of(items, build_labeled, vs)) == tuple(got[:1])
+    assert first == got[:1]
+    assert every == plain
 
 
 @settings(max_examples=300, deadline=None)
@@ -127,15 +132,15 @@ def test_no_solution_is_proved_by_a_restart_or_the_search():
     """L(2, 6) has none (n must be 0 or 3 mod 4): racing does not invent one or hang."""
     with racing_from(-100):
         first, goals = langford(6)
-        assert run(0, first, *goals) == ()
+        assert tuple(run(None, first, *goals)) == ()  # a lazy stream races (run(0) does not)
 
 
 def test_goals_after_a_raced_answer_do_not_leak_into_the_labeling():
     """A restart's answer, then a goal posting more in one branch: the other branch sees all 92 boards."""
     cols, (w, u, tag) = vars(8), vars(3)
     with racing_from(-100):
-        answers = run(
-            0,
+        answers = run(  # a lazy stream: it races (run(0) does not)
+            None,
             (tag, tuple(cols)),
             queenso(cols, 8),
             fd.in_(w, u, fd.interval(0, 100)),
@@ -144,5 +149,6 @@ def test_goals_after_a_raced_answer_do_not_leak_into_the_labeling():
             fd.label(cols, select="ff", order="down", branching="step"),
             conde([eq(tag, "post"), w < u], [eq(tag, "plain")]),
         )
+        answers = list(answers)
     plain = [board for t, board in answers if t == "plain"]
     assert len(plain) == len(set(plain)) == 92

@@ -30,7 +30,7 @@ from ..logic.run import run as logic_run
 from ..logic.state import State, isvar, walk
 from ..logic.tabling import Tabled
 from .arith import AbsDifference, Function, Reified, ReifiedBound, ReifiedValue
-from .domain import MAX_WIDTH, Domain, Wide, as_domain
+from .domain import MAX_WIDTH, Domain, Wide, shown
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
 from .labeling import Solutions, SolvedState, check_finite, search
@@ -195,7 +195,7 @@ def residual(q: Any, S: State) -> Residual:
     fronts = {slot for e in m.props if isinstance(e[1], LexLe) for slot, _ in e[1].words}
     for i in range(len(D)):  # a lex-leader's frontier words are its own state, not domains
         if not fixed(D[i]) and i not in fronts:
-            domains.setdefault(term_of(i), as_domain(D[i], m.off[i]))
+            domains.setdefault(term_of(i), shown(D[i], m.off[i]))
     found: list[object] = []
     for entry in m.props:
         kind = entry[0]

@@ -21,6 +21,11 @@ from typing import Any, TypeAlias, cast, final
 MAX_WIDTH = 1 << 24
 """The widest span (max - min + 1) a domain may have: 16,777,216 values."""
 
+DENSE = 1 << 16
+"""The most values of an interval a variable keeps as a bitset: a wider one is kept as bounds
+(:class:`Wide`, whose propagation costs the same at any width) until it narrows this far or a
+constraint that reads values (``distinct``, ``element``, ...) needs it as a bitset."""
+
 
 def as_int(value: object, what: str) -> int:
     """Return ``value`` as an ``int``, or raise ``TypeError`` naming ``what``.
@@ -65,7 +70,9 @@ class Domain:
     def __init__(self, bits: int, lo: int) -> None:
         if bits < 0:
             raise ValueError("a domain bitset cannot be negative")
-        if bits:
+        if bits & 1:
+            pass  # bit 0 is the lowest value already (no copy of a wide bitset)
+        elif bits:
             low = (bits & -bits).bit_length() - 1
             bits >>= low
             lo += low
@@ -300,6 +307,12 @@ def as_domain(d: Dom, o: int) -> Domain | Wide:
     return Domain(d, o) if type(d) is int else d
 
 
+def shown(d: Dom, o: int) -> Domain | Wide:
+    """A store's domain entry as :func:`as_domain` gives it, but bounds kept for speed (up to
+    :data:`MAX_WIDTH` values, see :data:`DENSE`) as the interval they stand for, as given."""
+    return Domain(d, o) if type(d) is int else bounded(d.lo, d.hi)
+
+
 def bounded(lo: int | float, hi: int | float) -> Domain | Wide:
     """The integers ``lo..hi``: a bitset when there are few, else :class:`Wide` (empty: the empty Domain)."""
     if lo > hi:
@@ -307,6 +320,31 @@ def bounded(lo: int | float, hi: int | float) -> Domain | Wide:
     if type(lo) is int and type(hi) is int and hi - lo + 1 <= MAX_WIDTH:
         return Domain((1 << (hi - lo + 1)) - 1, lo)
     return Wide(lo, hi)
+
+
+def span(lo: int | float, hi: int | float) -> Domain | Wide:
+    """The integers ``lo..hi`` as a variable keeps them: a bitset up to :data:`DENSE` values,
+    else bounds (empty: the empty Domain).
+
+    >>> span(0, 9), type(span(0, 10**6)).__name__
+    ({0..9}, 'Wide')
+    """
+    if lo > hi:
+        return Domain(0, 0)
+    if type(lo) is int and type(hi) is int and hi - lo < DENSE:
+        return Domain((1 << (hi - lo + 1)) - 1, lo)
+    return Wide(lo, hi)
+
+
+def dense(dom: Domain | Wide) -> Domain | Wide:
+    """``dom`` as a variable keeps it: an interval of more than :data:`DENSE` values as bounds.
+
+    >>> dense(interval(0, 9)), type(dense(interval(0, 10**6))).__name__
+    ({0..9}, 'Wide')
+    """
+    if type(dom) is Domain and DENSE < (width := dom.bits.bit_length()) == dom.bits.bit_count():
+        return Wide(dom.lo, dom.lo + width - 1)
+    return dom
 
 
 def _bound(value: object, what: str, infinite: float) -> int | float:

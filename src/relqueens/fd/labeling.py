@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, cast
 
 from ..logic.limits import Exhausted, current_budget
 from ..logic.reify import reify
+from ..logic.run import ALL_WANTED
 from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
@@ -818,7 +819,12 @@ class Label(Goal):
                     return False
                 return state(D)
 
-        elif trace is None and prune is None and self.select in RESTARTABLE:
+        elif (
+            trace is None
+            and prune is None
+            and self.select in RESTARTABLE
+            and not ALL_WANTED.get()  # all answers: the whole tree is searched anyway
+        ):
             select = self.select
             restarts = Restarts(
                 search,

@@ -30,7 +30,7 @@ from .arith import (
     function_range,
 )
 from .differences import difference_sums
-from .domain import Dom, Domain, Wide, bounded, interval
+from .domain import DENSE, MAX_WIDTH, Dom, Domain, Wide, bounded, dense, interval, span
 from .propagators import (
     BoolCount,
     BoolLinear,
@@ -309,6 +309,7 @@ class Posting:
         store = self.store
         i = store.index_of(v)
         if i is None:
+            dom = dense(dom)
             if type(dom) is Wide:
                 self.queue.add(store.register(v, dom, 0))
             else:
@@ -336,13 +337,34 @@ class Posting:
         return True
 
     def settle(self, i: int) -> bool:
-        """Give Wide variable ``i`` a bitset once its bounds are close enough (constraints waiting on it wake)."""
+        """Give Wide variable ``i`` a bitset once its bounds are close enough (constraints waiting on it wake).
+
+        Close enough is :data:`~relqueens.fd.domain.DENSE` values, or up to
+        :data:`~relqueens.fd.domain.MAX_WIDTH` for a variable a constraint
+        waits on (for its values).
+        """
         d = self.store.D[i]
-        if type(d) is Wide:
-            narrow_enough = bounded(d.lo, d.hi)
-            if type(narrow_enough) is Domain:
-                return self.set(i, narrow_enough)
+        if type(d) is Wide and d.is_finite():
+            width = d.hi - d.lo
+            if width < DENSE or (width < MAX_WIDTH and self.waited_on(i)):
+                return self.set(i, bounded(d.lo, d.hi))
         return True
+
+    def as_bitset(self, i: int) -> bool:
+        """Whether FD variable ``i``'s domain is (now) a bitset: a Wide one of up to
+        :data:`~relqueens.fd.domain.MAX_WIDTH` values becomes one, for a constraint that reads values."""
+        d = self.store.D[i]
+        if type(d) is int:
+            return True
+        return d.is_finite() and d.hi - d.lo < MAX_WIDTH and self.set(i, bounded(d.lo, d.hi))
+
+    def waited_on(self, i: int) -> bool:
+        """Whether a constraint waits on a variable that is (or is bound to) FD variable ``i``."""
+        pending = self.store.pending
+        if not pending:
+            return False
+        index = self.store.current().index
+        return any(index.get(walk(v, self.s)) == i for v in pending)
 
     def bound(self, keys: list[Var]) -> bool:
         """Variables ``keys`` were just bound by a unification: check and propagate."""
@@ -635,7 +657,7 @@ class Posting:
             w = walk(v, self.s)
             if isvar(w):
                 i = index.get(w)
-                if i is None or type(D[i]) is Wide:
+                if i is None or (type(D[i]) is Wide and not self.as_bitset(i)):
                     return self.wait(w, c)
                 if (i, k) in members:
                     return False
@@ -824,13 +846,13 @@ class Posting:
     def define(self, w: Var, a: int, items: dict[int, int], k: int, source: object) -> int | None:
         """``w`` has no domain and ``a * w + sum(items) + k == 0`` defines it: give it the bounds."""
         lo, hi = self.bounds(items, k)
-        if not self.restrict(w, bounded(-hi, -lo) if a == 1 else bounded(lo, hi)):
+        if not self.restrict(w, span(-hi, -lo) if a == 1 else span(lo, hi)):
             return None
         return self.store.index_of(w)
 
     def hidden(self, lo: int | float, hi: int | float) -> int:
         """A fresh hidden FD variable with domain ``lo..hi`` (never labeled or shown)."""
-        dom = bounded(lo, hi)
+        dom = span(lo, hi)
         if type(dom) is Wide:
             i = self.store.register(var(prefix="aux"), dom, 0, private=True)
         else:
@@ -1126,7 +1148,7 @@ class Posting:
                     if not self.restrict(w, implied):
                         return False
                     i = self.store.index_of(w)
-                if i is None or type(self.store.D[i]) is Wide:
+                if i is None or (type(self.store.D[i]) is Wide and not self.as_bitset(i)):
                     return self.wait(w, c)  # until it has a (finite, bitset) domain
                 out.append(i)
             else:
@@ -1137,7 +1159,10 @@ class Posting:
         """Narrow FD variable ``i`` to the values of ``dom``."""
         o, d = self.store.model.off[i], self.store.D[i]
         if type(d) is not int:
-            return self.set(i, d & dom) and self.settle(i)
+            if type(dom) is Wide:  # bounds: no bitset made to be undone
+                lo, hi = max(d.lo, dom.lo), min(d.hi, dom.hi)
+                return lo <= hi and self.set(i, Wide(lo, hi)) and self.settle(i)
+            return self.set(i, dense(d & dom)) and self.settle(i)
         if type(dom) is Wide:
             return self.set(i, keep_ge(keep_le(d, o, dom.hi), o, dom.lo))
         if dom.lo - o >= d.bit_length():
@@ -1218,7 +1243,7 @@ class Posting:
                 w = walk(v, self.s) if v is not None else None
                 if isvar(w):
                     i = self.store.index_of(w)
-                    if i is None or type(self.store.D[i]) is Wide:
+                    if i is None or (type(self.store.D[i]) is Wide and not self.as_bitset(i)):
                         return self.wait(w, c)
                     side.append((i, a, t.const))
                 elif w is None or is_int(w):

@@ -1191,29 +1191,36 @@ class Times(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, z = self.x, self.y, self.z
         dx, dy, dz = D[x], D[y], D[z]
-        if type(dx) is int and type(dy) is int and type(dz) is int:
+        if type(dx) is int and type(dy) is int:
             ox, oy, oz = off[x], off[y], off[z]
-            if ox in (0, 1) and oy in (0, 1) and oz in (0, 1):
+            if type(dz) is int and ox in (0, 1) and oy in (0, 1) and oz in (0, 1):
                 vx, vy, vz = dx << ox, dy << oy, dz << oz  # the values as bits
                 if vx < 4 and vy < 4 and vz < 4:
                     return self._boolean(D, off, queue, vx, vy, vz)
-            if ox >= 0 and oy >= 0:
+            if ox >= 0 and oy >= 0 and (type(dz) is int or dz.is_finite()):
                 return self._natural(D, queue, dx, dy, dz, ox, oy, oz)
         return self._general(D, off, queue)
 
     def _natural(
-        self, D: list[Dom], queue: set[int], dx: int, dy: int, dz: int, ox: int, oy: int, oz: int
+        self, D: list[Dom], queue: set[int], dx: int, dy: int, dz: Dom, ox: int, oy: int, oz: int
     ) -> bool:
-        """``x`` and ``y`` at least 0, bitsets all: the bounds by integer division inline, as
-        :meth:`_general` finds them (counting the 7,069 products within 1..1000: 0.15 s to
-        0.07 s)."""
+        """``x`` and ``y`` at least 0, bitsets, ``z`` a bitset or finite bounds: the bounds by
+        integer division inline, as :meth:`_general` finds them (counting the 7,069 products
+        within 1..1000: 0.15 s to 0.07 s)."""
         x, y, z = self.x, self.y, self.z
         xl, xh = ox + (dx & -dx).bit_length() - 1, ox + dx.bit_length() - 1
         yl, yh = oy + (dy & -dy).bit_length() - 1, oy + dy.bit_length() - 1
-        nz = _clip(dz, oz, xl * yl, xh * yh)
-        if not nz:
-            return False
-        zl, zh = oz + (nz & -nz).bit_length() - 1, oz + nz.bit_length() - 1
+        nz: Dom
+        if type(dz) is int:
+            nz = _clip(dz, oz, xl * yl, xh * yh)
+            if not nz:
+                return False
+            zl, zh = oz + (nz & -nz).bit_length() - 1, oz + nz.bit_length() - 1
+        else:  # a product too wide for a bitset: its bounds
+            zl, zh = max(dz.lo, xl * yl), min(dz.hi, xh * yh)
+            if zl > zh:
+                return False
+            nz = dz if zl == dz.lo and zh == dz.hi else Wide(zl, zh)
         # x within z / y: from zl / yh up (y is 0 only if z may be 0), to zh / yl
         nx = _clip(dx, ox, -(-zl // yh) if yh else xl, zh // yl if yl else xh)
         if not nx:

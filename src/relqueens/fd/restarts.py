@@ -22,7 +22,9 @@ A restart that runs out of branches before its nodes is a complete search:
 there is no solution. A search that finds its first solution soon never
 meets a restart, and one whose restarts never win spends at most half as
 many nodes again (as many again, by values; the restarts' nodes count
-towards ``max_nodes`` too).
+towards ``max_nodes`` too). A query that asks for every answer
+(``run(0, ...)``, see :data:`~relqueens.logic.run.ALL_WANTED`) does not race: it
+searches the whole tree anyway, and gives its answers in the labeling's order.
 """
 
 from __future__ import annotations

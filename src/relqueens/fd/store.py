@@ -28,7 +28,7 @@ from kanren.constraints import ConstraintStore
 from unification import Var
 
 from ..logic.state import State, Subst, as_state, isvar, walk
-from .domain import Dom, Domain, Wide, as_domain
+from .domain import Dom, Domain, Wide, as_domain, shown
 from .propagators import EqOffset, Gathered, Lined, Propagator, Scanned
 
 if TYPE_CHECKING:
@@ -426,7 +426,7 @@ class FDStore(ConstraintStore):
     def domain(self, v: Var) -> Domain | Wide | None:
         """The current domain of ``v``, or ``None`` if it has none."""
         i = self.index_of(v)
-        return None if i is None else as_domain(self.D[i], self.model.off[i])
+        return None if i is None else shown(self.D[i], self.model.off[i])
 
     # -- kanren's hooks --------------------------------------------------
     def pre_unify_check(self, lvar_map: Subst, lvar: Any = None, value: Any = None) -> bool:

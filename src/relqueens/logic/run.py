@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from itertools import islice
 from typing import Any
 
@@ -33,6 +34,11 @@ def check_n(n: object) -> None:
         raise ValueError(f"run's n must be None (lazy), 0 (all) or a positive integer, got {n}")
 
 
+ALL_WANTED: ContextVar[bool] = ContextVar("relqueens_all_wanted", default=False)
+"""True while ``run(0, ...)`` gathers its answers: every answer will be asked for, so a search
+need not race for its first one (see :mod:`relqueens.fd.restarts`)."""
+
+
 def take(n: int | None, answers: Iterator[Any]) -> tuple[Any, ...] | Iterator[Any]:
     """``n`` answers as kanren's ``run`` returns them: all (0), a lazy iterator (None) or up to n.
 
@@ -40,16 +46,18 @@ def take(n: int | None, answers: Iterator[Any]) -> tuple[Any, ...] | Iterator[An
     would scan the answers kept so far again and again (the 531,444
     4-colourings of a 12-cycle: 2.3 s to 1.8 s). A search leaves no cycles
     node by node (what a query leaves, its model leaves once), so none pile
-    up meanwhile.
+    up meanwhile. Meanwhile :data:`ALL_WANTED` says whether all are asked for.
     """
     if n is None:
         return answers
     paused = gc.isenabled()
     if paused:
         gc.disable()
+    wanted = ALL_WANTED.set(n == 0)
     try:
         return tuple(answers) if n == 0 else tuple(islice(answers, n))
     finally:
+        ALL_WANTED.reset(wanted)
         if paused:
             gc.enable()
 
