@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from test_fd_property import run
 
 from relqueens import fd, vars
+from relqueens.fd.labeling import degree
 from relqueens.fd.post import post_into
 from relqueens.fd.store import store_of
 from relqueens.logic.state import State
@@ -47,6 +48,7 @@ def test_only_the_open_members_are_watched():
     ix, iy, iz = (model.index[v] for v in (x, y, z))
     assert [i for i, _ in members] == [ix, iy, iz] and [i for i, _ in free] == [iy, iz]
     assert not model.masks[ix] and set(model.masks[iy]) == {iz}
+    assert degree(model, iy) == degree(model, iz) == 2  # ffc counts the fixed member still
     assert fd.domain(*[v for v in range(4) if v != 2]) == store.domain(y) == store.domain(z)
     (r,) = run(
         0,

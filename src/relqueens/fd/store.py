@@ -224,6 +224,8 @@ class Model:
                 for i, ci in members:
                     self.rows[i].append((shifted, ci))
                     self.plain[i] = False
+            for i, _ in members:  # the members fixed when it was posted count as ties (ffc)
+                self.links[i] += len(stated) - len(members)
             self.props.append(entry)
         else:  # "prop"
             p = entry[1]
