@@ -112,3 +112,25 @@ def test_products_with_a_wide_result_answer_as_brute_force(model):
     ]
     assert len(got) == len(set(got))
     assert sorted(got) == want
+
+
+def test_labeled_variables_kept_as_bounds_are_labeled_as_bitsets():
+    """A labeling's own variables become bitsets when it starts: ``mid`` order works on them,
+    and ``min`` branches by ``step`` (by ``enum`` a gap of 10**6 values was tried value by value:
+    74 s, found by the review)."""
+    x, y, c = vars(3)
+    assert run(3, x, fd.in_(x, fd.interval(0, 100000)), fd.label([x], order="mid")) == (
+        50000,
+        49999,
+        50001,
+    )
+    goals = [
+        fd.in_(x, fd.interval(0, 2 * 10**6)),
+        fd.in_(y, fd.interval(0, 999999).remove(500000)),
+        fd.in_(c, fd.domain(0, 333333)),
+        y == 3 * c,
+        x >= y,
+        x <= y + 3,
+    ]
+    answers = run(0, (y, x), *goals, fd.label([y, x], select="min"), max_nodes=1000)
+    assert answers == tuple((y0, y0 + k) for y0 in (0, 999999) for k in range(4))

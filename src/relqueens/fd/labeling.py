@@ -40,7 +40,7 @@ from ..logic.run import ALL_WANTED
 from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
-from .domain import Dom, Domain, Wide, as_domain
+from .domain import MAX_WIDTH, Dom, Domain, Wide, as_domain
 from .eliminations import implied_equations
 from .equalities import fixed_by_equalities
 from .errors import DomainError
@@ -636,6 +636,15 @@ def check_finite(store: FDStore, i: int, v: object) -> None:
         raise DomainError(f"cannot label {v}: its domain {d} is infinite (bound it with fd.in_)")
 
 
+def _enumerable(store: FDStore, idxs: list[int]) -> tuple[int, ...]:
+    """The variables of ``idxs`` kept as bounds that a bitset can hold (see
+    :class:`~relqueens.fd.post.Enumerable`)."""
+    D = store.D
+    return tuple(
+        i for i in idxs if type(D[i]) is Wide and D[i].is_finite() and D[i].hi - D[i].lo < MAX_WIDTH
+    )
+
+
 def open_indices(store: FDStore | None, variables: Iterable[Any], s: Subst) -> list[int]:
     """The FD indices of the open variables among ``variables`` (constants skipped).
 
@@ -700,6 +709,15 @@ class Label(Goal):
 
             S = S.copy()
             if not post_into(S, [fixes]):
+                return
+            s, store = S.data, store_of(S)
+        if store is not None and (
+            wide := _enumerable(store, open_indices(store, self.variables, s))
+        ):
+            from .post import Enumerable, post_into
+
+            S = S.copy()
+            if not post_into(S, [Enumerable(wide)]):
                 return
             s, store = S.data, store_of(S)
         # the values of the solutions found without the implied constraints

@@ -149,6 +149,21 @@ class ListPair(Constraint):
     ys: tuple[Any, ...]
 
 
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Enumerable(Constraint):
+    """The FD variables ``indices`` (a labeling's) get bitsets where their domains are kept as
+    bounds of up to :data:`~relqueens.fd.domain.MAX_WIDTH` values (see
+    :data:`~relqueens.fd.domain.DENSE`): they are labeled value by value."""
+
+    indices: tuple[int, ...]
+    name = "enumerable"
+
+    def post_on(self, posting: Posting) -> bool:
+        for i in self.indices:
+            posting.as_bitset(i)
+        return True
+
+
 class LexLe(ListPair):
     """``xs <= ys`` lexicographically (terms ``x``, ``x + c``, ``c - x`` or integers)."""
 

@@ -29,8 +29,8 @@ ROUNDS = 8
 
 
 def warm_up(rounds: int = ROUNDS) -> None:
-    """Solve two colourings, a sum puzzle, a 4-queens model, a logic puzzle and a knapsack
-    ``rounds`` times.
+    """Solve two colourings, a sum puzzle, a 4-queens model, a logic puzzle, a cryptarithm by
+    columns and a knapsack ``rounds`` times.
 
     >>> warm_up(1)
     """
@@ -88,6 +88,19 @@ def warm_up(rounds: int = ROUNDS) -> None:
             reify(lt(s, q), c),
             b + c == 1,
             label((p, q, r, s), select="ff"),
+        )
+        t, o, g, u, c1, c2 = vars(6)  # TO+GO=OUT by columns: carries, residues, eliminations
+        run(
+            0,
+            (t, o, g, u),
+            in_(t, g, o, interval(1, 9)),
+            in_(u, interval(0, 9)),
+            in_(c1, c2, interval(0, 1)),
+            distinct((t, o, g, u)),
+            scalar_product((2, -1, -10), (o, u, c1), "==", 0),
+            scalar_product((1, 1, 1, -1, -10), (t, g, c1, u, c2), "==", 0),
+            scalar_product((1, -1), (c2, o), "==", 0),
+            label((t, o, g, u)),
         )
         ts = vars(4)  # a knapsack, maximised, its total shown: branch and bound's paths
         total = dot((5, 4, 3, 2), ts)
