@@ -134,3 +134,14 @@ def test_labeled_variables_kept_as_bounds_are_labeled_as_bitsets():
     ]
     answers = run(0, (y, x), *goals, fd.label([y, x], select="min"), max_nodes=1000)
     assert answers == tuple((y0, y0 + k) for y0 in (0, 999999) for k in range(4))
+
+
+def test_an_objective_kept_as_bounds_is_labeled_middle_out():
+    """Branch and bound labels its objective last: by ``mid`` it must be a bitset too (the
+    second review's finding: DomainError)."""
+    b, x = vars(2)
+    goals = [fd.in_(b, fd.interval(0, 1)), fd.label([b], order="mid", maximize=70000 * b)]
+    assert run(0, b, *goals) == (1, 0)
+    assert run(1, x, fd.in_(x, fd.interval(0, 70000)), fd.label([x], order="mid", minimize=x)) == (
+        0,
+    )

@@ -873,7 +873,7 @@ class Label(Goal):
 
     def _best_first(self, S: State) -> Iterator[State]:
         """Branch and bound to the optimum, then the solutions objective value by objective value."""
-        from .post import post_into
+        from .post import Enumerable, post_into
 
         sense, expr = self.objective  # type: ignore[misc]  # set: there is an objective
         S = S.copy()
@@ -887,6 +887,10 @@ class Label(Goal):
         if is_int(w):
             yield from self._solutions(S, store, store.D, idxs)
             return
+        if self.order == "mid" and (wide := _enumerable(store, [store.index_of(w)])):  # type: ignore[list-item]  # w has a domain
+            if not post_into(S, [Enumerable(wide)]):  # labeled last, middle out: a bitset
+                return
+            store, s = store_of(S), S.data  # type: ignore[assignment]  # as above
         j: int
         j, model = store.index_of(w), store.current()  # type: ignore[assignment]  # w has a domain
         branching = self.branching_for(store.D, idxs)  # by the variables given, not the objective
