@@ -70,13 +70,11 @@ class Domain:
     def __init__(self, bits: int, lo: int) -> None:
         if bits < 0:
             raise ValueError("a domain bitset cannot be negative")
-        if bits & 1:
-            pass  # bit 0 is the lowest value already (no copy of a wide bitset)
-        elif bits:
+        if bits and not bits & 1:  # bit 0 set is the lowest already: no copy of a wide bitset
             low = (bits & -bits).bit_length() - 1
             bits >>= low
             lo += low
-        else:
+        elif not bits:
             lo = 0
         object.__setattr__(self, "bits", bits)
         object.__setattr__(self, "lo", lo)
@@ -313,11 +311,12 @@ def shown(d: Dom, o: int) -> Domain | Wide:
     return Domain(d, o) if type(d) is int else bounded(d.lo, d.hi)
 
 
-def bounded(lo: int | float, hi: int | float) -> Domain | Wide:
-    """The integers ``lo..hi``: a bitset when there are few, else :class:`Wide` (empty: the empty Domain)."""
+def bounded(lo: int | float, hi: int | float, widest: int = MAX_WIDTH) -> Domain | Wide:
+    """The integers ``lo..hi``: a bitset up to ``widest`` values, else :class:`Wide` (empty:
+    the empty Domain)."""
     if lo > hi:
         return Domain(0, 0)
-    if type(lo) is int and type(hi) is int and hi - lo + 1 <= MAX_WIDTH:
+    if type(lo) is int and type(hi) is int and hi - lo < widest:
         return Domain((1 << (hi - lo + 1)) - 1, lo)
     return Wide(lo, hi)
 
@@ -329,11 +328,7 @@ def span(lo: int | float, hi: int | float) -> Domain | Wide:
     >>> span(0, 9), type(span(0, 10**6)).__name__
     ({0..9}, 'Wide')
     """
-    if lo > hi:
-        return Domain(0, 0)
-    if type(lo) is int and type(hi) is int and hi - lo < DENSE:
-        return Domain((1 << (hi - lo + 1)) - 1, lo)
-    return Wide(lo, hi)
+    return bounded(lo, hi, DENSE)
 
 
 def dense(dom: Domain | Wide) -> Domain | Wide:

@@ -40,7 +40,7 @@ from ..logic.run import ALL_WANTED
 from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
-from .domain import MAX_WIDTH, Dom, Domain, Wide, as_domain
+from .domain import Dom, Domain, Wide, as_domain
 from .eliminations import implied_equations
 from .equalities import fixed_by_equalities
 from .errors import DomainError
@@ -637,12 +637,10 @@ def check_finite(store: FDStore, i: int, v: object) -> None:
 
 
 def _enumerable(store: FDStore, idxs: list[int]) -> tuple[int, ...]:
-    """The variables of ``idxs`` kept as bounds that a bitset can hold (see
-    :class:`~relqueens.fd.post.Enumerable`)."""
+    """The variables of ``idxs`` kept as finite bounds, which
+    :class:`~relqueens.fd.post.Enumerable` makes bitsets where they fit."""
     D = store.D
-    return tuple(
-        i for i in idxs if type(D[i]) is Wide and D[i].is_finite() and D[i].hi - D[i].lo < MAX_WIDTH
-    )
+    return tuple(i for i in idxs if type(D[i]) is Wide and D[i].is_finite())
 
 
 def open_indices(store: FDStore | None, variables: Iterable[Any], s: Subst) -> list[int]:

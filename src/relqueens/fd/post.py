@@ -30,7 +30,7 @@ from .arith import (
     function_range,
 )
 from .differences import difference_sums
-from .domain import DENSE, MAX_WIDTH, Dom, Domain, Wide, bounded, dense, interval, span
+from .domain import DENSE, Dom, Domain, Wide, bounded, dense, interval, span
 from .propagators import (
     BoolCount,
     BoolLinear,
@@ -360,10 +360,8 @@ class Posting:
         waits on (for its values).
         """
         d = self.store.D[i]
-        if type(d) is Wide and d.is_finite():
-            width = d.hi - d.lo
-            if width < DENSE or (width < MAX_WIDTH and self.waited_on(i)):
-                return self.set(i, bounded(d.lo, d.hi))
+        if type(d) is Wide and d.is_finite() and (d.hi - d.lo < DENSE or self.waited_on(i)):
+            self.as_bitset(i)
         return True
 
     def as_bitset(self, i: int) -> bool:
@@ -372,7 +370,8 @@ class Posting:
         d = self.store.D[i]
         if type(d) is int:
             return True
-        return d.is_finite() and d.hi - d.lo < MAX_WIDTH and self.set(i, bounded(d.lo, d.hi))
+        bits = bounded(d.lo, d.hi)
+        return type(bits) is Domain and self.set(i, bits)
 
     def waited_on(self, i: int) -> bool:
         """Whether a constraint waits on a variable that is (or is bound to) FD variable ``i``."""
