@@ -172,3 +172,20 @@ def test_all_distinct_remembered_results_keep_counts_exact():
         for s in squares:
             rows = [s[r * n : (r + 1) * n] for r in range(n)]
             assert all(sorted(r) == [1, 2, 3, 4] for r in [*rows, *zip(*rows)])
+
+
+def test_groups_that_cross_look_for_naked_sets():
+    """A row and a column sharing a cell both look for naked sets; a group crossing none,
+    or stated twice over the same members, does not."""
+    from relqueens.fd.post import post_into
+    from relqueens.fd.store import FDStore
+    from relqueens.logic import State
+
+    a, b, c, d, e, f, g = vars(7)
+    S = State()
+    domains = fd.in_(a, b, c, d, e, f, g, fd.interval(1, 3))
+    assert post_into(S, [domains, fd.distinct([a, b, c]), fd.distinct([c, b, a])])
+    assert post_into(S, [fd.distinct([e, f, g])])
+    assert [p.hall for p in S.constraints[FDStore].model.posted(Pigeonhole)] == [False] * 3
+    assert post_into(S, [fd.distinct([a, d, e])])  # crosses the first two groups, then the third
+    assert [p.hall for p in S.constraints[FDStore].model.posted(Pigeonhole)] == [True] * 4

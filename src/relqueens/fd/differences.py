@@ -98,13 +98,15 @@ def difference_sums(model: Model, group: list[int], source: object) -> Differenc
     longest path of other edges from ``a`` to ``b`` (the edges must make no
     cycle) is its chain. ``None`` when no edge has a path of two or more.
     """
+    sums = model.posted(Linear) + model.posted(UnitDifference)
+    if len(sums) < 3:
+        return None  # an edge is a sum: too few for a chain beside a third
     members = set(group)
     edges: dict[tuple[int, int], int] = {}
-    for kind in (Linear, UnitDifference):
-        for p in model.posted(kind):
-            found = _difference(p, members)
-            if found is not None:
-                edges.setdefault((found[1], found[2]), found[0])
+    for p in sums:
+        found = _difference(p, members)
+        if found is not None:
+            edges.setdefault((found[1], found[2]), found[0])
     if len(edges) < 3:
         return None  # a chain of two edges beside a third
     after: dict[int, list[int]] = {}

@@ -79,9 +79,8 @@ _N = TypeVar("_N", int, Task)
 def _precedences(model: Model) -> dict[int, tuple[int, int, int]]:
     """Each 0/1 variable that reifies ``x + d <= y``: ``b -> (x, y, d)``."""
     found = {}
-    for entry in model.props:
-        p = entry[1]
-        if entry[0] == "prop" and type(p) is Reified and p.op == "<=" and len(p.yes.terms) == 2:
+    for p in model.posted(Reified):
+        if p.op == "<=" and len(p.yes.terms) == 2:
             (i, a), (j, c) = p.yes.terms
             if (a, c) == (1, -1):
                 found[p.b] = (i, j, p.yes.k)
@@ -259,12 +258,7 @@ class ImpliedResources(Constraint):
 
 def implied_resources(model: Model) -> ImpliedResources | None:
     """The unary resources implied by pairwise disjunctions in ``model`` not yet posted (``None``: none)."""
-    if any(
-        entry[0] == "prop"
-        and type(entry[1]) is CumulativeProp
-        and type(entry[1].source) is ImpliedResources
-        for entry in model.props
-    ):
+    if any(type(p.source) is ImpliedResources for p in model.posted(CumulativeProp)):
         return None  # found before, on this branch
     orders = list(_either_orders(model))
     found = cliques(disjoint_pairs([*orders, *_too_tall(model)]))
@@ -302,7 +296,9 @@ class ImpliedDistinct(Constraint):
 def implied_distinct(model: Model) -> ImpliedDistinct | None:
     """The cliques of four or more variables pairwise ``!=`` in ``model`` not yet grouped
     (``None``: none, or found before on this branch)."""
-    if any(type(p.source) is ImpliedDistinct for p in model.posted(Pigeonhole)):
+    if not may_group(model) or any(
+        type(p.source) is ImpliedDistinct for p in model.posted(Pigeonhole)
+    ):
         return None
     adjacent = [0] * len(model.vars)  # by variable: the others it is != to
     for entry in model.props:

@@ -210,12 +210,21 @@ def post_into(S: State, constraints: Iterable[Postable]) -> bool:
     for c in constraints:
         if not posting.post(c):
             return False
-    if not posting.finish():
-        return False
-    if posting.bindings:
-        vs, vals = zip(*posting.bindings)
-        return unify_state(vs, vals, S)
-    return True
+    return posting.finish() and (not posting.bindings or bind_fixed(S, posting.bindings))
+
+
+def bind_fixed(S: State, bindings: list[tuple[Var, int]]) -> bool:
+    """Bind in ``S`` the free variables propagation fixed (``bindings``).
+
+    With no other store to tell, they go straight into the substitution: the
+    FD store's own unification hook would only find them fixed already (no
+    constraint waits on a variable with a domain).
+    """
+    if len(S.constraints) == 1:
+        S.data.update(bindings)
+        return True
+    vs, vals = zip(*bindings)
+    return unify_state(vs, vals, S)
 
 
 class Post(Goal):
@@ -761,17 +770,13 @@ class Posting:
         spare = union.bit_count() - len(members)
         if spare < 0 or spare > Pigeonhole.SLACK:
             return spare > 0
-        own = {j for j, _ in members}
+        group = Pigeonhole(shifts, source=c)
         slowwatch = self.store.current().slowwatch
-        crossed = {
-            id(p): p
-            for j in own
-            for p in slowwatch[j]
-            if type(p) is Pigeonhole and own != set(p.vars)
-        }.values()
-        for p in crossed:  # naked sets pay where groups cross: a sound strengthening only
-            p.hall = True
-        return self.attach(Pigeonhole(shifts, source=c, hall=bool(crossed)))
+        for j in group.vars:  # naked sets pay where groups cross: a sound strengthening only
+            for p in slowwatch[j]:
+                if type(p) is Pigeonhole and p.members != group.members:
+                    p.hall = group.hall = True
+        return self.attach(group)
 
     def post_linear(self, expr: Lin, op: str, source: Postable) -> bool:
         """Post ``expr op 0``; non-linear atoms get hidden variables and their propagators."""

@@ -1522,7 +1522,7 @@ class Pigeonhole(Propagator):
     align the members' bitsets on one base.
     """
 
-    __slots__ = ("get", "hall", "offsets", "shifts")
+    __slots__ = ("get", "hall", "members", "offsets", "shifts")
     slow = implied = True
     SLACK = 2
     """Groups with up to this many values more than members get one (they may come down to a permutation)."""
@@ -1531,9 +1531,11 @@ class Pigeonhole(Propagator):
         self, shifts: tuple[tuple[int, int], ...], source: object = None, hall: bool = False
     ) -> None:
         self.shifts, self.source, self.hall = shifts, source, hall
-        self.vars = tuple(i for i, _ in shifts)
+        self.vars, offsets = zip(*shifts)
+        self.members = frozenset(self.vars)
+        """The member variables, as a set: a group posted later tells whether it crosses this one."""
         self.get = itemgetter(*self.vars)
-        self.offsets = tuple(s for _, s in shifts) if any(s for _, s in shifts) else None
+        self.offsets = offsets if any(offsets) else None
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         ds = self.get(D)

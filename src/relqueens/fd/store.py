@@ -235,6 +235,7 @@ class Model:
                 lists = self.slowwatch
             else:
                 lists = self.boundwatch if p.on_bounds else self.watch
+            eager, plain = lists is self.watch, lists is self.slowwatch or lists is self.fixwatch
             for i in set(p.vars):
                 if p.gather is not None and i == p.vars[0]:
                     group = self.gathered.get((i, p.gather))
@@ -244,8 +245,10 @@ class Model:
                     group.members.append(p)
                 else:
                     lists[i].append(p)
-                self.eager[i] |= lists is self.watch
-                self.plain[i] &= lists is self.slowwatch or lists is self.fixwatch
+                if eager:
+                    self.eager[i] = True
+                if not plain:
+                    self.plain[i] = False
             for x, b, j, pos in p.supports(off):
                 if p.scan is None or not self.scanned(x, p.scan).take(b, j, pos, p):
                     self.supportwatch[x].append((b, j, pos, p))
