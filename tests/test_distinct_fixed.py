@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fd_property import run
 
-from relqueens import fd, vars
+from relqueens import fd, run_all, vars
 from relqueens.fd.labeling import degree
 from relqueens.fd.post import post_into
 from relqueens.fd.store import store_of
@@ -129,3 +129,12 @@ def test_groups_with_fixed_members_answer_as_brute_force(model):
     ]
     assert len(got) == len(set(got))
     assert set(got) == set(want)
+
+
+def test_taken_values_leave_terms_far_apart():
+    """Terms 10**20 apart (each gets its own mask of the values taken: one bitset over both
+    would not fit in memory), and a value taken far from every term's domain (left out)."""
+    x, y = vars(2)
+    far = 10**20
+    goals = [fd.in_(x, y, fd.interval(0, 3)), fd.distinct([x, y + far, 2, far + 1, 10**30])]
+    assert set(run_all((x, y), *goals)) == {(a, b) for a in (0, 1, 3) for b in (0, 2, 3)}

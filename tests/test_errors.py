@@ -91,6 +91,9 @@ def test_huge_constants_do_not_blow_up():
     assert run_all((x, y), fd.in_(x, y, interval(0, 3)), x == y + 10**20) == ()
     assert run_all(x, fd.in_(x, interval(0, 3)), fd.in_(x, interval(10**9, 10**9 + 3))) == ()
     assert run_all(x, fd.in_(x, interval(0, 3)), fd.distinct([x, 10**20])) == (0, 1, 2, 3)
+    two = fd.in_(x, y, interval(0, 1))  # terms 10**20 apart: no value in common, no pigeonhole
+    assert len(run_all((x, y), two, fd.distinct([x, y + 10**20]))) == 4
+    assert run_all((x, y), two, fd.distinct([x, y + 10**20, y])) == ((0, 1), (1, 0))
     assert run_all((x, y), fd.in_(x, y, interval(0, 3)), fd.times(x, y, 10**30)) == ()
     # y's implied domain is far too wide for a bitset: it is kept as bounds
     big = 10**20

@@ -84,3 +84,15 @@ def test_min_by_step_picks_another_variable_once_x_is_not_v():
         nodes[branching] = len(trace.nodes)
     assert answers[None] == answers["enum"] == answers["step"] == ([5, 2, 6, 4, 8, 1, 9, 7, 3, 0],)
     assert nodes[None] == nodes["step"] < nodes["enum"] / 10
+
+
+def test_a_labeling_of_bound_variables_gives_their_values():
+    """Propagation bound every label (x by a pin, y through ``y == x + 1``): their one answer;
+    with z still open the labeling searches it, in its own order."""
+    x, y, z = vars(3)
+    goals = [fd.in_(x, y, z, fd.interval(0, 3)), fd.eq(x, 1), y == x + 1]
+    assert run(0, (x, y), *goals, fd.label([x, y])) == ((1, 2),)
+    down = fd.label([x, y, z], order="down")
+    assert run(0, (x, y, z), *goals, down) == tuple((1, 2, c) for c in (3, 2, 1, 0))
+    trace = SearchTrace()
+    assert run(0, (x, y), *goals, fd.label([x, y], trace=trace)) == ((1, 2),)

@@ -699,7 +699,11 @@ class Label(Goal):
     def states(self, S: State) -> Iterator[State]:
         """The states, extending ``S``, where the variables have values (``S`` is not changed)."""
         s = S.data
-        if any(not (isvar(w) or is_int(w)) for w in (walk(v, s) for v in self.variables)):
+        values = [walk(v, s) for v in self.variables]
+        if not all(isvar(w) or is_int(w) for w in values):
+            return
+        if self.objective is None and not any(map(isvar, values)):
+            yield S.copy()  # every variable bound already (propagation solved it): no search
             return
         store = store_of(S)
         if store is not None and (fixes := fixed_by_equalities(store.current(), store.D)):

@@ -479,6 +479,18 @@ class Posting:
                         if swap
                         else self.binary(x, y, c0 + shift, op, c)
                     )
+        elif len(lhs.terms) + len(rhs.terms) == 1:  # a * x + k op c: a bound or a value, at once
+            ((u, a),) = (lhs.terms or rhs.terms).items()
+            if type(u) is not Aux:  # bound or not: its FD variable (kept equal to its value)
+                i = self.store.current().index.get(u)
+                if i is not None:
+                    negate, extra, op = _NORMAL[c.op]  # lhs - rhs op 0
+                    a, k = a if lhs.terms else -a, lhs.const - rhs.const
+                    return (
+                        self.unary(i, -a, extra - k, op)
+                        if negate
+                        else self.unary(i, a, k + extra, op)
+                    )
         if c.op in _SPLIT and (posted := self.value_tests(c)) is not None:
             return posted
         if c.op in _SPLIT and (parts := self.parts(c)) is not None:  # after: never two variables
@@ -692,9 +704,7 @@ class Posting:
                 i = index.get(w)
                 if i is None or (type(D[i]) is Wide and not self.as_bitset(i)):
                     return self.wait(w, c)
-                if (i, k) in members:
-                    return False
-                members.append((i, k))
+                members.append((i, k))  # a term twice fails in distinct_group
             elif is_int(w):
                 if w + k in taken:
                     return False
@@ -734,12 +744,21 @@ class Posting:
                 return None
             else:
                 taken.add(value)
-        for value in taken:
-            for p in kept:
-                j, cj = members[p]
-                pos = value - cj - off[j]
-                if pos >= 0 and (D[j] >> pos) & 1 and not self.set(j, D[j] & ~(1 << pos)):
-                    return None
+        bases = [(j, off[j] + cj) for j, cj in (members[p] for p in kept)] if taken else []
+        if bases:  # bit b of D[j]: the term's value base + b
+            low = min(base for _, base in bases)
+            high = max(base + D[j].bit_length() for j, base in bases)
+            near = high - low <= DENSE  # else far-apart terms: a mask each
+            values = sum(1 << (v - low) for v in taken if low <= v < high) if near else 0
+        for j, base in bases:
+            d = D[j]
+            lost = d & (
+                values >> (base - low)
+                if near
+                else sum(1 << (v - base) for v in taken if 0 <= v - base < d.bit_length())
+            )
+            if lost and not self.set(j, d ^ lost):
+                return None
         if len(members) > 1 and not self.group(members, c, [members[p] for p in kept]):
             return None
         return kept
@@ -755,16 +774,20 @@ class Posting:
         a term's values are those both of its variable as ``stated`` and of
         the root :meth:`rooted` reads it as (a copy ``y == x + 5`` has its own
         domain, and ``x``'s, shifted, may not be narrowed yet, or the other
-        way round).
+        way round). Terms whose values lie more than :data:`~relqueens.fd.domain.DENSE` apart
+        (offsets far from each other) share too few for one: they get none.
         """
         D, off = self.store.D, self.store.model.off
+        bases = [off[j] + cj for j, cj in (*stated, *members)]
+        low = min(bases)
+        if max(bases) - low > DENSE:
+            return True
         shifts = aligned(members, off)
         union = 0
         if stated == members:
             for j, sj in shifts:
                 union |= D[j] << sj
         else:
-            low = min(off[j] + cj for j, cj in (*stated, *members))
             for (j, cj), (r, cr) in zip(stated, members, strict=True):
                 union |= (D[j] << (off[j] + cj - low)) & (D[r] << (off[r] + cr - low))
         spare = union.bit_count() - len(members)
