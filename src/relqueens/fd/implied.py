@@ -9,7 +9,10 @@ of them). :func:`implied_resources` finds the tasks that are pairwise
 disjoint by such disjunctions (each posted as one
 :class:`~relqueens.fd.scheduling.EitherOrder`, or stated by reified
 precedences ``b <=> x + d <= y`` and a sum ``b1 + b2 >= 1`` or ``== 1`` over
-the two orders, or ``fd.implies(fd.eq(b1, 0), ...)`` of the other), and two
+the two orders, or ``fd.implies(fd.eq(b1, 0), ...)`` of the other, or by the two
+sides of a 0/1 variable, ``fd.implies(b, x + d <= y)`` and ``fd.implies(fd.eq(b,
+0), y + e <= x)``, as CP-SAT's ``OnlyEnforceIf(b)`` and ``OnlyEnforceIf(b.Not())``
+state it: ft06 so stated, over a minute to 0.05 s), and two
 tasks of a ``cumulative`` too tall to run side by side (of one resource or
 of several: a project's tasks that share no resource but each exclude the
 other on one), and groups them into cliques, each a
@@ -64,7 +67,7 @@ from .arith import Reified, ReifiedValue
 from .domain import Dom, Domain
 from .globals import ElementValueProp
 from .post import Constraint, Posting
-from .propagators import LeOffset, Linear, Pigeonhole, Propagator, narrow
+from .propagators import LeOffset, Linear, Pigeonhole, Propagator, high, low, narrow
 from .relaxation import linear_rows
 from .scheduling import CumulativeProp, EitherOrder
 from .store import Model
@@ -141,34 +144,44 @@ def _too_tall(model: Model) -> Iterator[tuple[int, int, int, int]]:
                     yield x, dx, y, dy
 
 
-def _either_orders(model: Model) -> Iterator[tuple[int, int, int, int]]:
-    """``(x, dx, y, dy)`` for each constraint ``x + dx <= y or y + dy <= x`` of ``model``."""
-    for p in model.posted(EitherOrder):
-        yield p.x, p.a, p.y, p.b
+def _either_orders(model: Model, D: list[Dom]) -> Iterator[tuple[int, int, int, int]]:
+    """``(x, dx, y, dy)`` for each constraint ``x + dx <= y or y + dy <= x`` of ``model``
+    (domains ``D``)."""
+    for either in model.posted(EitherOrder):
+        yield either.x, either.a, either.y, either.b
     prec = _precedences(model)
     if not prec:
         return
-    negated = _negations(model, prec)
-    for entry in model.props:
-        if entry[0] != "prop":
-            continue
-        p = entry[1]
-        pair = _either(p)
-        if pair is None and type(p) is LeOffset and p.c == 0 and p.x in negated:
-            pair = negated[p.x], p.y  # (b == 0) implies c: b + c >= 1
-        if pair is not None and pair[0] in prec and pair[1] in prec:
-            (x, y, dx), (y2, x2, dy) = prec[pair[0]], prec[pair[1]]
+    pairs = [pair for entry in model.props if entry[0] == "prop" and (pair := _either(entry[1]))]
+    # b implies one order, not b the other: b + c >= 1 (b one of them, or a third 0/1 variable)
+    implied: dict[tuple[int, int], list[int]] = {}
+    literal = _literals(model, D)
+    for b in prec:
+        implied.setdefault(literal.get(b, (b, 1)), []).append(b)
+    for p in model.posted(LeOffset):
+        if p.c == 0 and p.y in prec and (lit := literal.get(p.x)) is not None:
+            implied.setdefault(lit, []).append(p.y)
+    for (v, value), orders in implied.items():
+        if value == 1:
+            pairs += [(b, c) for b in orders for c in implied.get((v, 0), ())]
+    for b, c in pairs:
+        if b in prec and c in prec:
+            (x, y, dx), (y2, x2, dy) = prec[b], prec[c]
             if (x, y) == (x2, y2):
                 yield x, dx, y, dy
 
 
-def _negations(model: Model, prec: dict[int, tuple[int, int, int]]) -> dict[int, int]:
-    """``n -> b`` for each 0/1 variable ``n`` that reifies ``b == 0`` (or ``b != 1``), ``b`` a precedence's."""
-    return {
-        p.b: p.x
-        for p in model.posted(ReifiedValue)
-        if p.x in prec and (p.c, p.same) in ((0, 1), (1, 0))
-    }
+def _literals(model: Model, D: list[Dom]) -> dict[int, tuple[int, int]]:
+    """``f -> (v, a)`` for each 0/1 variable ``f`` that holds exactly when the 0/1 variable
+    ``v`` is ``a``: ``f`` itself (``a`` 1), or the test of a ``v`` it reifies (``f == (v == a)``,
+    ``f == (v != 1 - a)``)."""
+    off = model.off
+    binary = [low(d, o) >= 0 and high(d, o) <= 1 for d, o in zip(D, off, strict=True)]
+    found = {f: (f, 1) for f, yes in enumerate(binary) if yes}
+    for p in model.posted(ReifiedValue):
+        if binary[p.x] and binary[p.b] and p.c in (0, 1):
+            found[p.b] = (p.x, p.c if p.same else 1 - p.c)
+    return found
 
 
 def cliques(graph: dict[_N, set[_N]], least: int = 3) -> list[list[_N]]:
@@ -256,11 +269,12 @@ class ImpliedResources(Constraint):
         return True
 
 
-def implied_resources(model: Model) -> ImpliedResources | None:
-    """The unary resources implied by pairwise disjunctions in ``model`` not yet posted (``None``: none)."""
+def implied_resources(model: Model, D: list[Dom]) -> ImpliedResources | None:
+    """The unary resources implied by pairwise disjunctions in ``model`` (domains ``D``) not
+    yet posted (``None``: none)."""
     if any(type(p.source) is ImpliedResources for p in model.posted(CumulativeProp)):
         return None  # found before, on this branch
-    orders = list(_either_orders(model))
+    orders = list(_either_orders(model, D))
     found = cliques(disjoint_pairs([*orders, *_too_tall(model)]))
     if not found:
         return None
@@ -557,7 +571,7 @@ def implied(model: Model, D: list[Dom]) -> list[Constraint]:
     :func:`implied_indices` find in ``model`` (domains ``D``): the resources, ``distinct``
     groups, loads and places kept apart, stated piece by piece."""
     found = (
-        implied_resources(model),
+        implied_resources(model, D),
         implied_distinct(model),
         implied_loads(model),
         implied_indices(model, D),
