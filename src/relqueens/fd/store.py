@@ -169,65 +169,7 @@ class Model:
         self.degrees = None
         kind = entry[0]
         off = self.off
-        if kind == "var":
-            _, v, o, private = entry
-            if private:
-                self.private.add(len(self.vars))
-            self.index[v] = len(self.vars)
-            self.vars.append(v)
-            off.append(o)
-            self.masks.append({})
-            self.reach.append(0)
-            self.cuts.append({})
-            self.once.append(set())
-            self.links.append(0)
-            self.plain.append(True)
-            self.rows.append([])
-            self.watch.append([])
-            self.fixwatch.append([])
-            self.boundwatch.append([])
-            self.slowwatch.append([])
-            self.supportwatch.append([])
-            self.eager.append(False)
-        elif kind == "alias":
-            _, v, i = entry
-            self.index[v] = i
-        elif kind == "rebase":  # a Wide variable's domain is a bitset from now on
-            _, i, o = entry
-            off[i] = o
-        elif kind == "ne":  # x != y + c
-            _, x, y, c, _source = entry
-            self.pair(x, y, c + off[y])
-            self.pair(y, x, -c + off[x])
-            self.props.append(entry)
-        elif kind == "distinct":
-            _, stated, _source, members = entry
-            key = frozenset(stated)
-            if key in self.groups:
-                return  # the same group again (e.g. a permutation stated twice): nothing new
-            self.groups.add(key)
-            shifted = tuple((j, cj + off[j]) for j, cj in members)
-            base = {k for _, k in shifted}
-            if len(base) == 1 and len(members) <= self.EXPAND:  # one bit from each other member
-                k, js = base.pop(), [j for j, _ in members]
-                for i, ci in members:
-                    self.line(i, js, off[i] + ci - k)
-            elif len(base) > 1 and len(members) <= self.TIE:
-                for i, ci in members:
-                    self.tie(i, [(j, cj - ci + off[j]) for j, cj in members])
-            elif len(base) == 1:  # the values line up: one bit per member
-                lined, k = Lined(j for j, _ in members), base.pop()
-                for i, ci in members:
-                    self.rows[i].append((lined, ci - k))
-                    self.plain[i] = False
-            else:
-                for i, ci in members:
-                    self.rows[i].append((shifted, ci))
-                    self.plain[i] = False
-            for i, _ in members:  # the members fixed when it was posted count as ties (ffc)
-                self.links[i] += len(stated) - len(members)
-            self.props.append(entry)
-        else:  # "prop"
+        if kind == "prop":  # the most common, then "ne" and "var"
             p = entry[1]
             if p.on_fix:
                 lists = self.fixwatch
@@ -258,6 +200,64 @@ class Model:
             self.by_type.setdefault(type(p), []).append(p)
             if type(p) is EqOffset:
                 self.defined[p.x] = (p.y, p.c)
+        elif kind == "ne":  # x != y + c
+            _, x, y, c, _source = entry
+            self.pair(x, y, c + off[y])
+            self.pair(y, x, -c + off[x])
+            self.props.append(entry)
+        elif kind == "var":
+            _, v, o, private = entry
+            if private:
+                self.private.add(len(self.vars))
+            self.index[v] = len(self.vars)
+            self.vars.append(v)
+            off.append(o)
+            self.masks.append({})
+            self.reach.append(0)
+            self.cuts.append({})
+            self.once.append(set())
+            self.links.append(0)
+            self.plain.append(True)
+            self.rows.append([])
+            self.watch.append([])
+            self.fixwatch.append([])
+            self.boundwatch.append([])
+            self.slowwatch.append([])
+            self.supportwatch.append([])
+            self.eager.append(False)
+        elif kind == "distinct":
+            _, stated, _source, members = entry
+            key = frozenset(stated)
+            if key in self.groups:
+                return  # the same group again (e.g. a permutation stated twice): nothing new
+            self.groups.add(key)
+            shifted = tuple((j, cj + off[j]) for j, cj in members)
+            base = {k for _, k in shifted}
+            if len(base) == 1 and len(members) <= self.EXPAND:  # one bit from each other member
+                k, js = base.pop(), [j for j, _ in members]
+                for i, ci in members:
+                    self.line(i, js, off[i] + ci - k)
+            elif len(base) > 1 and len(members) <= self.TIE:
+                for i, ci in members:
+                    self.tie(i, [(j, cj - ci + off[j]) for j, cj in members])
+            elif len(base) == 1:  # the values line up: one bit per member
+                lined, k = Lined(j for j, _ in members), base.pop()
+                for i, ci in members:
+                    self.rows[i].append((lined, ci - k))
+                    self.plain[i] = False
+            else:
+                for i, ci in members:
+                    self.rows[i].append((shifted, ci))
+                    self.plain[i] = False
+            for i, _ in members:  # the members fixed when it was posted count as ties (ffc)
+                self.links[i] += len(stated) - len(members)
+            self.props.append(entry)
+        elif kind == "alias":
+            _, v, i = entry
+            self.index[v] = i
+        else:  # "rebase": a Wide variable's domain is a bitset from now on
+            _, i, o = entry
+            off[i] = o
 
     def scanned(self, x: int, kind: type[Scanned]) -> Scanned:
         """The :class:`~relqueens.fd.propagators.Scanned` of ``kind`` on ``x`` (made and put in ``watch[x]`` if new)."""

@@ -468,8 +468,14 @@ class Relation(Arith):
     def __init__(self, op: str, lhs: object, rhs: object) -> None:
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}; use one of {', '.join(OPS)}")
+        bare = type(type(lhs)) is LVarType  # a variable on the left: read as written
         lhs, rhs = lin(lhs), lin(rhs)
-        if len(rhs.terms) == 1 and lhs.single_var() is None and rhs.single_var() is not None:
+        if (
+            not bare
+            and len(rhs.terms) == 1
+            and lhs.single_var() is None
+            and rhs.single_var() is not None
+        ):
             # ``y != x + 2`` reaches us reflected, as ``(x + 2) != y``: read it as written.
             op, lhs, rhs = _FLIP[op], rhs, lhs
         self.op, self.lhs, self.rhs = op, lhs, rhs
