@@ -138,3 +138,9 @@ def test_taken_values_leave_terms_far_apart():
     far = 10**20
     goals = [fd.in_(x, y, fd.interval(0, 3)), fd.distinct([x, y + far, 2, far + 1, 10**30])]
     assert set(run_all((x, y), *goals)) == {(a, b) for a in (0, 1, 3) for b in (0, 2, 3)}
+
+
+def test_a_term_twice_fails_before_another_term_waits_for_its_domain():
+    x, z = vars(2)
+    assert run_all((x, z), fd.in_(x, fd.interval(0, 2)), fd.distinct([x, x, z])) == ()
+    assert run_all((x, z), fd.in_(x, fd.interval(0, 2)), fd.distinct([x + 1, x + 1, z])) == ()

@@ -94,6 +94,20 @@ def test_huge_constants_do_not_blow_up():
     two = fd.in_(x, y, interval(0, 1))  # terms 10**20 apart: no value in common, no pigeonhole
     assert len(run_all((x, y), two, fd.distinct([x, y + 10**20]))) == 4
     assert run_all((x, y), two, fd.distinct([x, y + 10**20, y])) == ((0, 1), (1, 0))
+    far = fd.distinct([x, y + 10**20])  # a labeling's equalities read the group's sum too
+    got = run_all((x, y), fd.in_(x, y, interval(0, 3)), x + y == 3, far, fd.label([x, y]))
+    assert got == ((0, 3), (1, 2), (2, 1), (3, 0))
+
+
+def test_a_permutation_of_few_values_over_a_wide_domain_sums_at_once():
+    """The sum of a group's values is added over its values, not every bit up to the highest
+    (x's bitset spans 2 * 10**7 values: it took seconds)."""
+    x, y, z = vars(3)
+    goals = [y + x == 0, x <= 1, fd.distinct([x, 4, y]), fd.in_(x, interval(-(10**7), 10**7))]
+    goals += [fd.in_(y, interval(-2, 2)), x >= 1, fd.in_(z, interval(-4, -2))]
+    assert run_all((x, y, z), *goals, fd.label([z, x, y]), timeout=2) == tuple(
+        (1, -1, c) for c in (-4, -3, -2)
+    )
     assert run_all((x, y), fd.in_(x, y, interval(0, 3)), fd.times(x, y, 10**30)) == ()
     # y's implied domain is far too wide for a bitset: it is kept as bounds
     big = 10**20

@@ -26,6 +26,7 @@ from test_fd_property import (
 )
 
 from relqueens import fd, lall, var, vars
+from relqueens.fd import lin
 from relqueens.fd.domain import Wide
 from relqueens.fd.errors import DomainError
 from relqueens.fd.scheduling import (
@@ -637,6 +638,43 @@ class _AsWritten(Random):
 
 
 AS_WRITTEN = _AsWritten()
+
+
+def _machine(goals):
+    from relqueens.fd.implied import implied_resources
+    from relqueens.fd.post import post_into
+    from relqueens.fd.store import store_of
+    from relqueens.logic import State
+
+    S = State()
+    assert post_into(S, goals)
+    return implied_resources(store_of(S).current(), store_of(S).D)
+
+
+def test_an_order_whose_flag_also_tests_a_variable_is_still_paired_with_its_negation():
+    """``b`` reifies an order and also ``B == 1``; ``(b == 0) ==> the other order`` pairs them."""
+    s, dur = vars(3), [2, 3, 1]
+    goals = [fd.in_(*s, fd.interval(0, 20))]
+    for i, j in [(0, 1), (0, 2), (1, 2)]:
+        b, B = vars(2)
+        goals += [fd.in_(b, B, fd.interval(0, 1)), b == (s[i] + dur[i] <= s[j])]
+        goals += [b == fd.eq(B, 1), fd.implies(fd.eq(b, 0), s[j] + dur[j] <= s[i])]
+    found = _machine(goals)
+    assert found is not None and sorted(d for _, d in found.resources[0]) == [1, 2, 3]
+
+
+def test_a_flag_at_most_an_order_plus_one_implies_nothing():
+    """``f <= r + 1`` over 0/1 variables always holds: not an implication, so no machine (the
+    tasks may overlap when ``B`` is 0)."""
+    s, dur = vars(3), [2, 3, 1]
+    goals = [fd.in_(*s, fd.interval(0, 20))]
+    for i, j in [(0, 1), (0, 2), (1, 2)]:
+        B, f, r = vars(3)
+        goals += [fd.in_(B, f, r, fd.interval(0, 1)), fd.implies(B, s[i] + dur[i] <= s[j])]
+        goals += [f == fd.eq(B, 0), r == (s[j] + dur[j] <= s[i]), lin(f) <= r + 1]
+    assert _machine(goals) is None
+    assert run(1, tuple(s), *goals, fd.eq(s[0], 0), fd.eq(s[1], 0), fd.eq(s[2], 0)) == ((0, 0, 0),)
+
 
 CONDITIONS = [  # complements over 0..1, then not: alike, one twice, B == 2 (and B over 0..2)
     ("B", "B == 0"),

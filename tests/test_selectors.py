@@ -94,5 +94,5 @@ def test_a_labeling_of_bound_variables_gives_their_values():
     assert run(0, (x, y), *goals, fd.label([x, y])) == ((1, 2),)
     down = fd.label([x, y, z], order="down")
     assert run(0, (x, y, z), *goals, down) == tuple((1, 2, c) for c in (3, 2, 1, 0))
-    trace = SearchTrace()
-    assert run(0, (x, y), *goals, fd.label([x, y], trace=trace)) == ((1, 2),)
+    cost = fd.label([x, y], maximize=z)  # an objective still labels z, best first
+    assert run(0, (x, y, z), *goals, cost) == ((1, 2, 3), (1, 2, 2), (1, 2, 1), (1, 2, 0))

@@ -31,9 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 
-from .domain import Dom
+from .domain import DENSE, Dom
 from .post import Constraint, Posting
-from .propagators import DistinctSum, EqOffset, Linear, aligned, aligned_union, low
+from .propagators import DistinctSum, EqOffset, Linear, aligned, aligned_union, low, spread
 from .propagators import fixed as fixed_domain
 from .store import Model
 
@@ -183,11 +183,16 @@ def _permutation_sums(model: Model, D: list[Dom]) -> list[Row]:
     members (bitset domains) have among them as many values as there are members."""
     off, rows = model.off, []
     for group in model.groups:
+        if spread(group, off) > DENSE:
+            continue  # values far apart: far more of them than members
         union = aligned_union(D, aligned(tuple(group), off))
         if union is None or union.bit_count() != len(group):
             continue
-        base = min(off[i] + c for i, c in group)
-        total = sum(base + k for k in range(union.bit_length()) if union >> k & 1)
+        base, total = min(off[i] + c for i, c in group), 0
+        while union:  # the values, one set bit at a time (not every bit up to the highest)
+            bit = union & -union
+            union ^= bit
+            total += base + bit.bit_length() - 1
         rows.append(
             row_of(tuple((i, 1) for i, _ in group), total - sum(c for _, c in group), D, off)
         )

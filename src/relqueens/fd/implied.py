@@ -154,16 +154,17 @@ def _either_orders(model: Model, D: list[Dom]) -> Iterator[tuple[int, int, int, 
         return
     pairs = [pair for entry in model.props if entry[0] == "prop" and (pair := _either(entry[1]))]
     # b implies one order, not b the other: b + c >= 1 (b one of them, or a third 0/1 variable)
-    implied: dict[tuple[int, int], list[int]] = {}
-    literal = _literals(model, D)
-    for b in prec:
-        implied.setdefault(literal.get(b, (b, 1)), []).append(b)
-    for p in model.posted(LeOffset):
-        if p.c == 0 and p.y in prec and (lit := literal.get(p.x)) is not None:
-            implied.setdefault(lit, []).append(p.y)
-    for (v, value), orders in implied.items():
+    implying: dict[tuple[int, int], list[int]] = {}  # a literal -> the orders it implies
+    literals = _literals(model, D)
+    for b in prec:  # each order implies itself, and is implied by what its flag stands for
+        for lit in {(b, 1), literals.get(b, (b, 1))}:
+            implying.setdefault(lit, []).append(b)
+    for p in model.posted(LeOffset):  # p.x implies p.y, an order
+        if p.c == 0 and p.y in prec and (premise := literals.get(p.x)) is not None:
+            implying.setdefault(premise, []).append(p.y)
+    for (v, value), orders in implying.items():
         if value == 1:
-            pairs += [(b, c) for b in orders for c in implied.get((v, 0), ())]
+            pairs += [(b, c) for b in orders for c in implying.get((v, 0), ())]
     for b, c in pairs:
         if b in prec and c in prec:
             (x, y, dx), (y2, x2, dy) = prec[b], prec[c]
@@ -178,8 +179,8 @@ def _literals(model: Model, D: list[Dom]) -> dict[int, tuple[int, int]]:
     off = model.off
     binary = [low(d, o) >= 0 and high(d, o) <= 1 for d, o in zip(D, off, strict=True)]
     found = {f: (f, 1) for f, yes in enumerate(binary) if yes}
-    for p in model.posted(ReifiedValue):
-        if binary[p.x] and binary[p.b] and p.c in (0, 1):
+    for p in model.posted(ReifiedValue):  # its flag p.b is 0/1
+        if binary[p.x] and p.c in (0, 1):
             found[p.b] = (p.x, p.c if p.same else 1 - p.c)
     return found
 

@@ -50,6 +50,7 @@ from .propagators import (
     keep_le,
     lex_words,
     low,
+    spread,
     sum_range,
     without,
 )
@@ -217,8 +218,9 @@ def bind_fixed(S: State, bindings: list[tuple[Var, int]]) -> bool:
     """Bind in ``S`` the free variables propagation fixed (``bindings``).
 
     With no other store to tell, they go straight into the substitution: the
-    FD store's own unification hook would only find them fixed already (no
-    constraint waits on a variable with a domain).
+    FD store's own unification hook would only find them fixed already (the
+    constraints waiting on a Wide variable were woken when :meth:`Posting.finish`
+    made it a bitset, before the bindings were collected).
     """
     if len(S.constraints) == 1:
         S.data.update(bindings)
@@ -462,8 +464,9 @@ class Posting:
         return self.post_relation(c)  # type: ignore[arg-type]  # every record is handled above
 
     def post_relation(self, c: Relation) -> bool:
-        """Post a comparison; ``x + a op y + b`` between two FD variables goes straight in, and
-        a conjunction (``p & q``), or an implication of one, is posted part by part."""
+        """Post a comparison; ``x + a op y + b`` between two FD variables and ``a * x + k op c``
+        (one variable, a bound or a value) go straight in, and a conjunction (``p & q``), or an
+        implication of one, is posted part by part."""
         lhs, rhs = c.lhs, c.rhs
         if len(lhs.terms) == 1 and len(rhs.terms) == 1:  # x + ka op y + kb, the common case
             ((u, a),), ((v, b),) = lhs.terms.items(), rhs.terms.items()
@@ -484,13 +487,10 @@ class Posting:
             if type(u) is not Aux:  # bound or not: its FD variable (kept equal to its value)
                 i = self.store.current().index.get(u)
                 if i is not None:
-                    negate, extra, op = _NORMAL[c.op]  # lhs - rhs op 0
-                    a, k = a if lhs.terms else -a, lhs.const - rhs.const
-                    return (
-                        self.unary(i, -a, extra - k, op)
-                        if negate
-                        else self.unary(i, a, k + extra, op)
-                    )
+                    negate, extra, op = _NORMAL[c.op]  # lhs - rhs op 0, as post_linear reads it
+                    sign = -1 if negate else 1
+                    a = a if lhs.terms else -a
+                    return self.unary(i, sign * a, sign * (lhs.const - rhs.const) + extra, op)
         if c.op in _SPLIT and (posted := self.value_tests(c)) is not None:
             return posted
         if c.op in _SPLIT and (parts := self.parts(c)) is not None:  # after: never two variables
@@ -695,6 +695,7 @@ class Posting:
 
     def post_distinct(self, c: Distinct) -> bool:
         members: list[tuple[int, int]] = []
+        seen: set[tuple[int, int]] = set()  # a term twice fails, before any term waits
         taken: set[int] = set()
         index, D = self.store.current().index, self.store.D
         for term in c.terms:
@@ -704,7 +705,10 @@ class Posting:
                 i = index.get(w)
                 if i is None or (type(D[i]) is Wide and not self.as_bitset(i)):
                     return self.wait(w, c)
-                members.append((i, k))  # a term twice fails in distinct_group
+                if (i, k) in seen:
+                    return False
+                seen.add((i, k))
+                members.append((i, k))
             elif is_int(w):
                 if w + k in taken:
                     return False
@@ -744,24 +748,31 @@ class Posting:
                 return None
             else:
                 taken.add(value)
-        bases = [(j, off[j] + cj) for j, cj in (members[p] for p in kept)] if taken else []
-        if bases:  # bit b of D[j]: the term's value base + b
-            low = min(base for _, base in bases)
-            high = max(base + D[j].bit_length() for j, base in bases)
-            near = high - low <= DENSE  # else far-apart terms: a mask each
-            values = sum(1 << (v - low) for v in taken if low <= v < high) if near else 0
-        for j, base in bases:
-            d = D[j]
-            lost = d & (
-                values >> (base - low)
-                if near
-                else sum(1 << (v - base) for v in taken if 0 <= v - base < d.bit_length())
-            )
-            if lost and not self.set(j, d ^ lost):
-                return None
+        if taken and kept and not self.take_values(taken, [members[p] for p in kept]):
+            return None
         if len(members) > 1 and not self.group(members, c, [members[p] for p in kept]):
             return None
         return kept
+
+    def take_values(self, taken: MutableSet[int], terms: list[tuple[int, int]]) -> bool:
+        """Remove the values ``taken`` from the terms ``x_j + c_j`` (bitset domains); ``False``
+        if one is left empty. One mask over the terms' values, or one each for terms far apart."""
+        D, off = self.store.D, self.store.model.off
+        bases = [(j, off[j] + cj) for j, cj in terms]  # bit b of D[j]: the term's value base + b
+        first = min(base for _, base in bases)
+        end = max(base + D[j].bit_length() for j, base in bases)
+        shared = None
+        if end - first <= DENSE:
+            shared = sum(1 << (v - first) for v in taken if first <= v < end)
+        for j, base in bases:
+            d = D[j]
+            if shared is not None:
+                mask = shared >> (base - first)
+            else:
+                mask = sum(1 << (v - base) for v in taken if 0 <= v - base < d.bit_length())
+            if d & mask and not self.set(j, d & ~mask):
+                return False
+        return True
 
     def pigeonhole(
         self, members: list[tuple[int, int]], c: Postable, stated: list[tuple[int, int]]
@@ -778,9 +789,7 @@ class Posting:
         (offsets far from each other) share too few for one: they get none.
         """
         D, off = self.store.D, self.store.model.off
-        bases = [off[j] + cj for j, cj in (*stated, *members)]
-        low = min(bases)
-        if max(bases) - low > DENSE:
+        if spread((*stated, *members), off) > DENSE:
             return True
         shifts = aligned(members, off)
         union = 0
@@ -788,8 +797,9 @@ class Posting:
             for j, sj in shifts:
                 union |= D[j] << sj
         else:
+            base = min(off[j] + cj for j, cj in (*stated, *members))
             for (j, cj), (r, cr) in zip(stated, members, strict=True):
-                union |= (D[j] << (off[j] + cj - low)) & (D[r] << (off[r] + cr - low))
+                union |= (D[j] << (off[j] + cj - base)) & (D[r] << (off[r] + cr - base))
         spare = union.bit_count() - len(members)
         if spare < 0 or spare > Pigeonhole.SLACK:
             return spare > 0

@@ -1488,6 +1488,16 @@ def aligned(members: Sequence[tuple[int, int]], off: list[int]) -> tuple[tuple[i
     return tuple((x, off[x] + c - base) for x, c in members)
 
 
+def spread(members: Iterable[tuple[int, int]], off: list[int]) -> int:
+    """How far apart the bases of terms ``x + c`` lie (their domains aligned, see :func:`aligned`).
+
+    >>> spread([(0, 0), (1, 10**20)], [5, 1])
+    99999999999999999996
+    """
+    bases = [off[x] + c for x, c in members]
+    return max(bases) - min(bases)
+
+
 def aligned_union(D: list[Dom], shifts: Sequence[tuple[int, int]]) -> int | None:
     """The values of :func:`aligned` terms ``shifts`` together, a bitset over their base
     (``None`` if one has a :class:`Wide` domain).
