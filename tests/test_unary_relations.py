@@ -1,22 +1,12 @@
 """A relation between one variable and a constant, ``a * x + k op b``, posted at once as a bound
 or a value: checked against brute force, the variable on either side, in any goal order."""
 
-import operator
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relqueens import eq, fd, run_all, vars
 from relqueens.fd import interval, lin
-
-OPS = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
+from relqueens.fd.evaluate import COMPARE as OPS
 
 
 def relation(op, left, right):

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 
-from .domain import DENSE, Dom
+from .domain import DENSE, Dom, Domain
 from .post import Constraint, Posting
 from .propagators import DistinctSum, EqOffset, Linear, aligned, aligned_union, low, spread
 from .propagators import fixed as fixed_domain
@@ -188,11 +188,7 @@ def _permutation_sums(model: Model, D: list[Dom]) -> list[Row]:
         union = aligned_union(D, aligned(tuple(group), off))
         if union is None or union.bit_count() != len(group):
             continue
-        base, total = min(off[i] + c for i, c in group), 0
-        while union:  # the values, one set bit at a time (not every bit up to the highest)
-            bit = union & -union
-            union ^= bit
-            total += base + bit.bit_length() - 1
+        total = sum(Domain(union, min(off[i] + c for i, c in group)))  # its values, bit by bit
         rows.append(
             row_of(tuple((i, 1) for i, _ in group), total - sum(c for _, c in group), D, off)
         )

@@ -755,21 +755,12 @@ class Posting:
         return kept
 
     def take_values(self, taken: MutableSet[int], terms: list[tuple[int, int]]) -> bool:
-        """Remove the values ``taken`` from the terms ``x_j + c_j`` (bitset domains); ``False``
-        if one is left empty. One mask over the terms' values, or one each for terms far apart."""
+        """Remove the values ``taken`` from the terms ``x_j + c_j`` (bitset domains), one mask
+        each (values outside a domain left out); ``False`` if one is left empty."""
         D, off = self.store.D, self.store.model.off
-        bases = [(j, off[j] + cj) for j, cj in terms]  # bit b of D[j]: the term's value base + b
-        first = min(base for _, base in bases)
-        end = max(base + D[j].bit_length() for j, base in bases)
-        shared = None
-        if end - first <= DENSE:
-            shared = sum(1 << (v - first) for v in taken if first <= v < end)
-        for j, base in bases:
-            d = D[j]
-            if shared is not None:
-                mask = shared >> (base - first)
-            else:
-                mask = sum(1 << (v - base) for v in taken if 0 <= v - base < d.bit_length())
+        for j, cj in terms:
+            d, base = D[j], off[j] + cj  # bit b of d: the term's value base + b
+            mask = sum(1 << (v - base) for v in taken if 0 <= v - base < d.bit_length())
             if d & mask and not self.set(j, d & ~mask):
                 return False
         return True
