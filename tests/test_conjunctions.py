@@ -106,17 +106,14 @@ def test_conjunctions_and_their_implications_answer_as_brute_force(model, data):
 
 
 def test_an_implied_conjunction_posts_no_term_for_the_conjunction():
-    """``p == 0`` implies three cells: the premise reified once, three precedences of 0/1
-    flags, no sum standing for the conjunction."""
+    """``p == 0`` implies three cells: a clause for each, no sum standing for the
+    conjunction and no 0/1 flag for any test."""
     p, x, y, z = vars(4)
     S = State()
     rel = fd.implies(fd.eq(p, 0), fd.eq(x, 1) & fd.eq(y, 1) & fd.eq(z, 1))
     assert post_into(S, [fd.in_(p, x, y, z, fd.interval(0, 3)), rel])
     model = store_of(S).current()
-    assert {kind.__name__: len(ps) for kind, ps in model.by_type.items()} == {
-        "ReifiedValue": 4,
-        "LeOffset": 3,
-    }
+    assert {kind.__name__: len(ps) for kind, ps in model.by_type.items()} == {"ValueImplication": 3}
 
 
 def test_flags_negations_and_reifications_of_conjunctions_answer_as_brute_force():

@@ -66,6 +66,7 @@ from typing import TypeAlias, TypeVar
 from .arith import Reified, ReifiedValue
 from .domain import Dom, Domain
 from .globals import ElementValueProp
+from .implications import ValueImplication
 from .post import Constraint, Posting
 from .propagators import LeOffset, Linear, Pigeonhole, Propagator, high, low, narrow
 from .relaxation import linear_rows
@@ -532,18 +533,15 @@ def implied_indices(model: Model, D: list[Dom]) -> ImpliedIndices | None:
 
 
 def _implications(model: Model, D: list[Dom]) -> list[Place]:
-    """Places stated by implications ``p == i  ==>  x == v`` (reified tests, the first's flag
-    at most the second's), one for each value ``i`` of ``p``, the variables ``x`` at ``i +
-    s`` in the model's order or in the reverse order (a sequence's cells given their domains
-    together, either way): ``(p, s, v)``, its cell the variable numbered ``p + s``, or ``-(p
-    + s)`` (whichever order places more)."""
-    tests = _value_tests(model)
+    """Places stated by implications ``p == i  ==>  x == v`` (see
+    :func:`_value_implications`), one for each value ``i`` of ``p``, the variables ``x`` at
+    ``i + s`` in the model's order or in the reverse order (a sequence's cells given their
+    domains together, either way): ``(p, s, v)``, its cell the variable numbered ``p + s``,
+    or ``-(p + s)`` (whichever order places more)."""
     ways: tuple[dict[Place, set[int]], ...] = ({}, {})  # (p, s, v) -> the values of p seen
-    for p in model.posted(LeOffset):
-        if p.c == 0 and p.x in tests and p.y in tests:
-            (i, c), (x, v) = tests[p.x], tests[p.y]
-            for way, sign in zip(ways, (1, -1)):
-                way.setdefault((i, sign * x - c, v), set()).add(c)
+    for i, c, x, v in _value_implications(model):
+        for way, sign in zip(ways, (1, -1)):
+            way.setdefault((i, sign * x - c, v), set()).add(c)
     off = model.off
     placed = [
         [
@@ -554,6 +552,19 @@ def _implications(model: Model, D: list[Dom]) -> list[Place]:
         for way in ways
     ]
     return max(placed, key=len)
+
+
+def _value_implications(model: Model) -> Iterator[tuple[int, int, int, int]]:
+    """``(p, i, x, v)`` for each implication ``p == i  ==>  x == v`` of ``model``: a
+    :class:`~relqueens.fd.implications.ValueImplication`, or reified tests, the first's flag
+    at most the second's."""
+    off = model.off
+    for q in model.posted(ValueImplication):
+        yield q.x, off[q.x] + q.pa, q.y, off[q.y] + q.pb
+    tests = _value_tests(model)
+    for p in model.posted(LeOffset):
+        if p.c == 0 and p.x in tests and p.y in tests:
+            yield *tests[p.x], *tests[p.y]
 
 
 def _value_tests(model: Model) -> dict[int, tuple[int, int]]:
