@@ -1,7 +1,8 @@
 """Implications between value tests, ``x == a ==> y == b & z == c`` (a sequence stated by
-implications, as Langford's pairs often are): each conclusion one clause between the two
-variables (:class:`~relqueens.fd.implications.ValueImplication`), no 0/1 variable for any test,
-domain consistent and with the same answers as brute force in any goal order."""
+implications, as Langford's pairs often are), and equivalences ``x == a <==> y == b``: each
+conclusion one clause between the two variables
+(:class:`~relqueens.fd.implications.ValueImplication`; an equivalence two), no 0/1 variable
+for any test, domain consistent and with the same answers as brute force in any goal order."""
 
 from itertools import product
 
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from test_fd_property import run
 
 from relqueens import conj, eq, fd, var, vars
+from relqueens.fd.arith import ReifiedValue
 from relqueens.fd.implications import ValueImplication
 from relqueens.fd.post import post_into
 from relqueens.fd.store import store_of
@@ -39,6 +41,19 @@ def test_implications_between_value_tests_post_clauses_without_flags():
         if (t[0] != 1 or t[2] == 2) and (t[1] != 1 or (t[2], t[0]) == (2, 0))
     ]
     assert sorted(run(0, (p, q, x), *goals)) == want
+
+
+def test_an_equivalence_of_two_value_tests_posts_a_clause_each_way():
+    x, y, z = vars(3)
+    S = State()
+    goals = [fd.in_(x, y, z, fd.interval(0, 3)), fd.iff(fd.eq(x, 1), fd.eq(y, 2))]
+    assert post_into(S, [*goals, fd.iff(fd.eq(z, 1), fd.eq(y, 2) & fd.eq(x, 1))])
+    model = store_of(S).current()
+    clauses = model.posted(ValueImplication)
+    assert sorted((c.x, c.pa, c.y, c.pb) for c in clauses) == [(0, 1, 1, 2), (1, 2, 0, 1)]
+    assert model.posted(ReifiedValue)  # an equivalence with a conjunction: the general path
+    want = [t for t in product(range(4), repeat=2) if (t[0] == 1) == (t[1] == 2)]
+    assert sorted(run(0, (x, y), *goals)) == want
 
 
 def test_an_impossible_premise_or_conclusion_posts_no_clause():
@@ -128,15 +143,14 @@ def test_implications_between_value_tests_answer_as_brute_force(model):
 
 @st.composite
 def clause_networks(draw):
-    """2-3 variables over 0..3 (two values at least), 1-4 implications between two of them
-    (values inside the domains mostly), then 1-3 values taken away: the clauses' supports and
-    premises at work after posting."""
+    """2-3 variables over 0..3 (two values at least), 1-4 implications or equivalences
+    between two of them (values inside the domains mostly), then 1-3 values taken away: the
+    clauses' supports and premises at work after posting."""
     n = draw(st.integers(2, 3))
     domains = [draw(st.sets(st.integers(0, 3), min_size=2, max_size=4)) for _ in range(n)]
     pairs = st.permutations(range(n)).map(lambda p: p[:2])
-    rules = draw(
-        st.lists(st.tuples(pairs, st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=4)
-    )
+    rule = st.tuples(pairs, st.integers(0, 3), st.integers(0, 3), st.booleans())
+    rules = draw(st.lists(rule, min_size=1, max_size=4))
     holes = draw(
         st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, 3)), min_size=1, max_size=3)
     )
@@ -149,17 +163,21 @@ def test_clauses_stay_domain_consistent_as_values_go(model):
     domains, rules, holes = model
     vs = vars(len(domains))
     goals = [fd.in_(v, fd.domain(*sorted(d))) for v, d in zip(vs, domains)]
-    goals += [fd.implies(fd.eq(vs[i], a), fd.eq(vs[j], b)) for (i, j), a, b in rules]
+    for (i, j), a, b, both in rules:
+        connect = fd.iff if both else fd.implies
+        goals.append(connect(fd.eq(vs[i], a), fd.eq(vs[j], b)))
     goals += [fd.ne(vs[i], a) for i, a in holes]
+    clauses = [((i, a), (j, b)) for (i, j), a, b, _ in rules]
+    clauses += [((j, b), (i, a)) for (i, j), a, b, both in rules if both]
     want = [
         t
         for t in product(*(sorted(d) for d in domains))
-        if all(t[i] != a or t[j] == b for (i, j), a, b in rules)
+        if all(t[i] != a or t[j] == b for (i, a), (j, b) in clauses)
         and all(t[i] != a for i, a in holes)
     ]
     assert sorted(run(0, tuple(vs), *goals)) == want
     for r in run(0, tuple(vs), *goals, residual=True):
         values = [{t} if isinstance(t, int) else set(r.domains[t]) for t in r.term]
-        for (i, j), a, b in rules:
+        for (i, a), (j, b) in clauses:
             assert values[i] != {a} or values[j] == {b}, (i, a, j, b, values)
             assert b in values[j] or a not in values[i], (i, a, j, b, values)

@@ -95,11 +95,11 @@ def _reified(term: object) -> Relation | None:
     return None
 
 
-def _implication(c: Relation) -> tuple[Relation, Relation] | None:
+def _implication(c: Relation, op: str = "<=") -> tuple[Relation, Relation] | None:
     """``(p, q)`` if ``c`` says relation ``p`` implies relation ``q`` (``p <= q`` over their
-    0/1 terms), else ``None``."""
+    0/1 terms; with ``op`` ``==``, that each implies the other), else ``None``."""
     lhs, rhs = c.lhs, c.rhs
-    if c.op != "<=" or lhs.const or rhs.const or len(lhs.terms) != 1 or len(rhs.terms) != 1:
+    if c.op != op or lhs.const or rhs.const or len(lhs.terms) != 1 or len(rhs.terms) != 1:
         return None
     ((p, a),), ((q, b),) = lhs.terms.items(), rhs.terms.items()
     premise, conclusion = _reified(p), _reified(q)
@@ -527,34 +527,41 @@ class Posting:
 
     def value_tests(self, c: Relation) -> bool | None:
         """``p <= q`` (``p`` implies ``q``) where ``p`` and each conjunct of ``q`` test a
-        variable with a bitset domain for a value, ``x == v``: one
-        :class:`~relqueens.fd.implications.ValueImplication` for each conjunct, no 0/1 variable
-        for any test; ``None`` for any other shape (the general path). A sequence stated by
-        implications, ``p == i ==> X[i] == k``, posts and propagates without reification
-        (Langford's L(2, 12) by cells, first by ``ff``: 0.34 to 0.1 s)."""
-        implication = _implication(c)
-        if implication is None:
+        variable with a bitset domain for a value, ``x == v``: one :meth:`clause` for each
+        conjunct, no 0/1 variable for any test; ``p == q`` (each implies the other) of two
+        such tests, a clause each way; ``None`` for any other shape (the general path). A
+        sequence stated by implications, ``p == i ==> X[i] == k``, posts and propagates
+        without reification (Langford's L(2, 12) by cells, first by ``ff``: 0.34 to 0.07 s)."""
+        both = _implication(c, "==")
+        if both is not None:
+            tests = list(both)
+        elif (implication := _implication(c)) is not None:
+            premise, conclusion = implication
+            tests = [premise, *(conjuncts(conclusion) or (conclusion,))]
+        else:
             return None
-        premise, conclusion = implication
-        tests = [premise, *(conjuncts(conclusion) or (conclusion,))]
         found = [t for rel in tests if (t := self.value_test(rel)) is not None]
         if len(found) < len(tests):
             return None
+        if both is not None:
+            return self.clause(*found[0], *found[1], c) and self.clause(*found[1], *found[0], c)
+        premise, first = tests[0], found[0]
+        return all(
+            self.clause(*first, *test, c if len(tests) == 2 else premise <= rel)
+            for test, rel in zip(found[1:], tests[1:], strict=True)
+        )
+
+    def clause(self, x: int, a: int, y: int, b: int, source: object) -> bool:
+        """Post ``x == a ==> y == b`` (variables with bitset domains) as a
+        :class:`~relqueens.fd.implications.ValueImplication`, or at once where one side
+        cannot hold."""
         D, off = self.store.D, self.store.model.off
-        (x, a), *implied = found
-        pa = a - off[x]
-        for (y, b), rel in zip(implied, tests[1:], strict=True):
-            if pa < 0 or not (D[x] >> pa) & 1:
-                return True  # x cannot be a: nothing is implied
-            pb = b - off[y]
-            if x == y or pb < 0:  # y == b cannot follow unless it is x == a itself
-                if (x, pa) != (y, pb) and not self.set(x, D[x] ^ (1 << pa)):
-                    return False
-            elif not self.attach(
-                ValueImplication(x, pa, y, pb, c if len(tests) == 2 else premise <= rel)
-            ):
-                return False
-        return True
+        pa, pb = a - off[x], b - off[y]
+        if pa < 0 or not (D[x] >> pa) & 1:
+            return True  # x cannot be a: nothing is implied
+        if x == y or pb < 0:  # y == b cannot follow unless it is x == a itself
+            return (x, pa) == (y, pb) or self.set(x, D[x] ^ (1 << pa))
+        return self.attach(ValueImplication(x, pa, y, pb, source))
 
     def value_test(self, rel: Relation) -> tuple[int, int] | None:
         """``(x, v)`` if ``rel`` is ``x == v``, ``x`` a variable with a bitset domain."""
