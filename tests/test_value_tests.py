@@ -56,6 +56,21 @@ def test_an_equivalence_of_two_value_tests_posts_a_clause_each_way():
     assert sorted(run(0, (x, y), *goals)) == want
 
 
+def test_a_variable_standing_for_a_test_is_made_0_1_in_any_goal_order():
+    """``fd.implies(b, fd.eq(x, 1))`` reads ``b`` as ``b == 1`` with ``b`` in 0..1 (SWI's
+    rule), whether or not ``b`` had a wider domain before (found by a fuzzer: ``b`` kept 2
+    and 3 when its domain came first)."""
+    b, x = vars(2)
+    doms = [fd.in_(x, fd.interval(0, 1)), fd.in_(b, fd.interval(0, 3))]
+    for rel, want in (
+        (fd.implies(b, fd.eq(x, 1)), ((0, 0), (0, 1), (1, 1))),
+        (fd.iff(b, fd.eq(x, 1)), ((0, 0), (1, 1))),
+    ):
+        assert run(0, (b, x), *doms, rel) == run(0, (b, x), rel, *doms) == want
+    assert run(0, (x, b), *doms, fd.implies(fd.eq(x, 1), b)) == ((0, 0), (0, 1), (1, 1))
+    assert run(0, b, fd.in_(b, fd.interval(4, 4)), fd.implies(b, fd.eq(x, 2))) == ()
+
+
 def test_an_impossible_premise_or_conclusion_posts_no_clause():
     """A premise outside its variable's domain implies nothing; a conclusion outside takes
     the premise's value away; a variable implying another of its own values loses it."""
@@ -149,7 +164,8 @@ def clause_networks(draw):
     n = draw(st.integers(2, 3))
     domains = [draw(st.sets(st.integers(0, 3), min_size=2, max_size=4)) for _ in range(n)]
     pairs = st.permutations(range(n)).map(lambda p: p[:2])
-    rule = st.tuples(pairs, st.integers(0, 3), st.integers(0, 3), st.booleans())
+    value = st.one_of(st.integers(0, 3), st.none())  # None: the bare variable, a 0/1 flag
+    rule = st.tuples(pairs, value, value, st.booleans())
     rules = draw(st.lists(rule, min_size=1, max_size=4))
     holes = draw(
         st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, 3)), min_size=1, max_size=3)
@@ -163,10 +179,14 @@ def test_clauses_stay_domain_consistent_as_values_go(model):
     domains, rules, holes = model
     vs = vars(len(domains))
     goals = [fd.in_(v, fd.domain(*sorted(d))) for v, d in zip(vs, domains)]
+    flags = set()  # the variables standing for relations: 0/1 (as SWI)
     for (i, j), a, b, both in rules:
         connect = fd.iff if both else fd.implies
-        goals.append(connect(fd.eq(vs[i], a), fd.eq(vs[j], b)))
+        flags |= {k for k, v in ((i, a), (j, b)) if v is None}
+        tests = [vs[k] if v is None else fd.eq(vs[k], v) for k, v in ((i, a), (j, b))]
+        goals.append(connect(*tests))
     goals += [fd.ne(vs[i], a) for i, a in holes]
+    rules = [(ij, 1 if a is None else a, 1 if b is None else b, both) for ij, a, b, both in rules]
     clauses = [((i, a), (j, b)) for (i, j), a, b, _ in rules]
     clauses += [((j, b), (i, a)) for (i, j), a, b, both in rules if both]
     want = [
@@ -174,6 +194,7 @@ def test_clauses_stay_domain_consistent_as_values_go(model):
         for t in product(*(sorted(d) for d in domains))
         if all(t[i] != a or t[j] == b for (i, a), (j, b) in clauses)
         and all(t[i] != a for i, a in holes)
+        and all(t[k] in (0, 1) for k in flags)
     ]
     assert sorted(run(0, tuple(vs), *goals)) == want
     for r in run(0, tuple(vs), *goals, residual=True):

@@ -543,6 +543,9 @@ class Posting:
         found = [t for rel in tests if (t := self.value_test(rel)) is not None]
         if len(found) < len(tests):
             return None
+        for rel, (x, _) in zip(tests, found, strict=True):
+            if type(rel) is Flag and not self.within(x, interval(0, 1)):
+                return False  # a variable standing for a relation is 0/1 (as SWI)
         if both is not None:
             return self.clause(*found[0], *found[1], c) and self.clause(*found[1], *found[0], c)
         premise, first = tests[0], found[0]
