@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from test_fd_property import all_interval, assert_same_answers, run, shuffled
 
 from relqueens import fd, vars
+from relqueens.fd import labeling
 from relqueens.fd.domain import as_domain
 from relqueens.fd.equalities import fixed_by_equalities
 from relqueens.fd.post import post_into
@@ -365,3 +366,44 @@ def test_langfords_first_pairing_by_leftmost_is_found_soon_with_the_sum_of_its_f
     assert found.fixed == () and found.sums  # sums over the first positions (or some seconds)
     assert post_into(S, [found])  # posted once: a labeling after it finds nothing new
     assert fixed_by_equalities(store_of(S).current(), store_of(S).D) is None
+
+
+def langford(n):
+    """L(2, n) as the CSP benchmark states it: the firsts, and the seconds ``k + 1`` after."""
+    first, second = vars(n), vars(n)
+    goals = [
+        *(fd.in_(x, fd.interval(0, 2 * n - 2 - k)) for k, x in enumerate(first, 1)),
+        fd.in_(*second, fd.interval(0, 2 * n - 1)),
+        *(y == x + k + 1 for k, (x, y) in enumerate(zip(first, second), 1)),
+        fd.distinct(first + second),
+        first[0] <= n - 2,
+    ]
+    return first, goals
+
+
+@pytest.mark.parametrize(
+    ("n", "few", "nodes"), [(3, True, None), (4, True, None), (5, False, 10), (7, False, None)]
+)
+def test_a_labeling_of_few_combinations_searches_before_combining_the_equalities(
+    monkeypatch, n, few, nodes
+):
+    """Combining the equalities costs more than a search over at most ``FEW`` combinations
+    (L(2,3): 0.29 to 0.19 ms); a bigger labeling combines them first (L(2,5), whose
+    permutation sum is odd, is refuted within 10 nodes)."""
+    calls = []
+
+    def counted(model, D):
+        calls.append(n)
+        return fixed_by_equalities(model, D)
+
+    monkeypatch.setattr(labeling, "fixed_by_equalities", counted)
+    first, goals = langford(n)
+    got = run(0, tuple(first), *goals, fd.label(first, select="ff"), max_nodes=nodes)
+    expected = [
+        p
+        for p in itertools.product(*(range(2 * n - 1 - k) for k in range(1, n + 1)))
+        if p[0] <= n - 2
+        and sorted([*p, *(x + k + 1 for k, x in enumerate(p, 1))]) == list(range(2 * n))
+    ]
+    assert_same_answers(got, expected)
+    assert bool(calls) != few
