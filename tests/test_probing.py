@@ -60,6 +60,10 @@ def schedule_models(draw):
     items = [*common_items(domains, pins), ("resource", form, tasks, limit, setup)]
     if makespan:
         items.append(("ends", tasks))
+    if draw(st.booleans()):  # a sum of the starts: an LP bound, whose guesses record solutions
+        coefficients = [draw(st.integers(-2, 2)) for _ in range(n)]
+        point = [draw(st.sampled_from(sorted(d))) for d in domains[:n]]
+        items.append(("sum", coefficients, sum(c * v for c, v in zip(coefficients, point))))
     label = ("label", n, makespan, weights, sense, select, order, labeled)
     items = place_after_domains(draw, shuffled(draw, items), label)
     return len(domains), domains, items, (n, makespan, weights, sense)
@@ -95,6 +99,11 @@ def build_schedule(item, vs):
                 )
             )
         return goal, lambda a: fits(tasks, limit, a[: len(tasks)])
+    if kind == "sum":
+        _, coefficients, total = item
+        return fd.dot(
+            coefficients, vs[: len(coefficients)]
+        ) == total, lambda a: sum(c * v for c, v in zip(coefficients, a)) == total
     if kind == "ends":
         _, tasks = item
         end, n = vs[len(tasks)], len(tasks)
@@ -559,3 +568,23 @@ def test_rounds_whose_halving_finds_nothing_rank_instead(ranks_all):
         assert calls == [("halve", 10), ("rank", 10), ("rank", 40), ("rank", 40)]
     else:
         assert calls == [("halve", 10), ("rank", 10)] * 3
+
+
+def test_a_probe_cut_by_a_better_best_it_found_proves_no_more_than_that_best():
+    """A probe for ``z <= 0`` whose pruning recorded a better best (-3, an LP's guess) and then
+    cut its search under it proved only that nothing beats -3, not that nothing has ``z <= 0``
+    (found by a fuzzer: the answer with objective -1 was lost from the answers best first)."""
+    x0, x1, x2, x3, x4 = vs = vars(5)
+    goals = [
+        fd.in_(x3, fd.domain(-1, 0, 2)),
+        (x4 == x1 - x3) | (x3 - x1 == x4),
+        fd.in_(x1, fd.domain(-2, 2)),
+        fd.in_(x2, fd.interval(1, 2)),
+        fd.in_(x0, fd.domain(-2, 2)),
+        fd.disjunctive([x1, x2, x0], [1, 1, 3]),
+        2 * x2 + 2 * x4 + 2 * x3 - 6 == 0,
+        fd.in_(x4, fd.domain(-1, 0, 2)),
+    ]
+    objective = 2 * x3 + 3 * x0 + x4 + x1 - x2
+    got = run(0, tuple(vs), *goals, fd.label([x2, x1, x4, x0, x3], minimize=objective))
+    assert got == ((-2, 2, 1, 0, 2), (-2, 2, 1, 2, 0), (2, -2, 1, 0, 2))

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fd_property import run
 
-from relqueens import conj, eq, fd, var, vars
+from relqueens import SearchTrace, conj, eq, fd, var, vars
 from relqueens.fd.arith import ReifiedValue
 from relqueens.fd.implications import ValueImplication
 from relqueens.fd.post import post_into
@@ -92,7 +92,7 @@ def test_an_impossible_premise_or_conclusion_posts_no_clause():
 def implications(draw):
     """2-4 variables over 0..2 (perhaps narrowed), 1-4 implications between tests drawn from a
     few (so that they repeat), in any order, perhaps split into two postings (by a unification
-    between them: a later posting finds the tests reified before in the model)."""
+    between them: a later posting adds clauses to the model's)."""
     n = draw(st.integers(2, 4))
     domains = [draw(st.sets(st.integers(0, 2), min_size=1, max_size=3)) for _ in range(n)]
     pool = draw(  # values outside every domain too
@@ -202,3 +202,29 @@ def test_clauses_stay_domain_consistent_as_values_go(model):
         for (i, a), (j, b) in clauses:
             assert values[i] != {a} or values[j] == {b}, (i, a, j, b, values)
             assert b in values[j] or a not in values[i], (i, a, j, b, values)
+
+
+def test_a_trace_names_the_implication_that_pruned():
+    """A value the clauses on ``x`` take when ``x`` is fixed is credited to the implication as
+    posted (not to the group the clauses are woken as), and an equivalence shows as its two
+    implications in residual answers."""
+    x, y, z = vars(3)
+    trace = SearchTrace()
+    goals = [
+        fd.in_(x, y, z, fd.interval(0, 2)),
+        fd.implies(fd.eq(x, 0), fd.eq(y, 1)),
+        fd.implies(fd.eq(x, 0), fd.eq(z, 1)),
+        fd.ne(y, z),
+    ]
+    run(0, (x, y, z), *goals, fd.label([x, y, z], trace=trace))
+    causes = {
+        str(c) for node in trace.nodes for pruned in node.pruned.values() for c in pruned.values()
+    }
+    assert any("<=" in c for c in causes) and not any("FixedPremises" in c for c in causes)
+    (r,) = run(
+        0, (x, y), fd.in_(x, y, fd.interval(0, 3)), fd.iff(fd.eq(x, 1), fd.eq(y, 2)), residual=True
+    )
+    shown = [str(c) for c in r.constraints]
+    assert sorted(shown) == sorted(
+        [str(fd.eq(x, 1) <= fd.eq(y, 2)), str(fd.eq(y, 2) <= fd.eq(x, 1))]
+    )

@@ -21,7 +21,8 @@ class ValueImplication(Propagator):
     keeps its offset).
 
     Woken when ``y`` loses ``b`` while ``x`` may still be ``a`` (a value support): ``x``
-    loses ``a``. When ``x`` is fixed, the implications on ``x`` are woken as one
+    loses ``a``; not when ``y`` is fixed (to ``b``: nothing to do; to another value: the
+    support). When ``x`` is fixed, the implications on ``x`` are woken as one
     (:class:`FixedPremises`) and those testing its value fix their ``y``.
 
     >>> D, queue = [0b111, 0b011], set()        # x, y in 0..2, y lost 2: x == 1 ==> y == 2
@@ -30,7 +31,7 @@ class ValueImplication(Propagator):
     """
 
     __slots__ = ("pa", "pb", "x", "y")
-    on_fix = True
+    on_fix = supported = True
 
     def __init__(self, x: int, pa: int, y: int, pb: int, source: object = None) -> None:
         self.x, self.pa, self.y, self.pb, self.source = x, pa, y, pb, source

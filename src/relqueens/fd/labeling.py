@@ -644,8 +644,12 @@ def _enumerable(store: FDStore, idxs: list[int]) -> tuple[int, ...]:
 
 
 FEW = 256
-"""A labeling with at most this many combinations of values searches them before it combines
-the equalities (:func:`~relqueens.fd.equalities.fixed_by_equalities`)."""
+"""A labeling with at most this many combinations of values searches them at once, before any
+analysis at its root (the equalities combined by
+:func:`~relqueens.fd.equalities.fixed_by_equalities`, residues, implied constraints): those
+cost more than such a search. A labeling of some variables only may so leave answers whose
+other variables' constraints the equalities would have refuted (residual answers); a full
+labeling gives the same answers either way."""
 
 
 def _few(store: FDStore, values: list[Any]) -> bool:

@@ -511,8 +511,8 @@ class Posting:
     def parts(self, c: Relation) -> list[Relation] | None:
         """``c``'s conjuncts, or for ``p <= q`` (``p`` implies ``q``) where ``q`` is a
         conjunction, ``p`` reified once and implying each conjunct: posted apart, no 0/1 term
-        stands for the conjunction (Langford's triples L(3,10) by cells, each position
-        implying its three cells, all by ``ff``: 1.29 to 0.62 s, SWI 0.94 s)."""
+        stands for the conjunction (where the premise and the conjuncts all test values,
+        :meth:`value_tests` posts clauses instead)."""
         if c.op == "==":
             return conjuncts(c)
         implication = _implication(c)
@@ -531,7 +531,7 @@ class Posting:
         conjunct, no 0/1 variable for any test; ``p == q`` (each implies the other) of two
         such tests, a clause each way; ``None`` for any other shape (the general path). A
         sequence stated by implications, ``p == i ==> X[i] == k``, posts and propagates
-        without reification (Langford's L(2, 12) by cells, first by ``ff``: 0.34 to 0.07 s)."""
+        without reification (Langford's L(2, 12) by cells, first by ``ff``: 0.34 to 0.06 s)."""
         both = _implication(c, "==")
         if both is not None:
             tests = list(both)
@@ -546,8 +546,11 @@ class Posting:
         for rel, (x, _) in zip(tests, found, strict=True):
             if type(rel) is Flag and not self.within(x, interval(0, 1)):
                 return False  # a variable standing for a relation is 0/1 (as SWI)
-        if both is not None:
-            return self.clause(*found[0], *found[1], c) and self.clause(*found[1], *found[0], c)
+        if both is not None:  # each clause shows as its implication
+            p, q = tests
+            return self.clause(*found[0], *found[1], p <= q) and self.clause(
+                *found[1], *found[0], q <= p
+            )
         premise, first = tests[0], found[0]
         return all(
             self.clause(*first, *test, c if len(tests) == 2 else premise <= rel)
@@ -1037,9 +1040,11 @@ class Posting:
             return True  # a value counted again: the flow, if any, is posted
         counts[value] = prop.counts[0][1]
         D, off = self.store.D, self.store.model.off
+        if any(D[x].bit_count() > len(counts) for x in prop.xs):  # counted: bitsets only
+            return True  # more values than counts (and no walk over a domain of 2 million)
         taken = set()
         for x in prop.xs:
-            d: int = D[x]  # counted: bitsets only
+            d: int = D[x]
             while d:
                 bit = d & -d
                 taken.add(off[x] + bit.bit_length() - 1)

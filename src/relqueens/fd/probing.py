@@ -212,6 +212,13 @@ class Probes:
         """Objective domain ``d`` without the values the probes proved unreachable."""
         return self._within(d, None)
 
+    def _refuted(self, t: int) -> None:
+        """A search for ``z <= t`` found nothing: no solution has ``z <= t``, or is better than
+        the best, which ``tighten`` pruned by (it may have found a better best meanwhile, and
+        cut the search there, under ``t``)."""
+        top = t + 1 if not self.best else min(t + 1, self._z(self.best[0]))
+        self.lo = max(self.lo, top)
+
     def closed(self) -> bool:
         """True when the probes proved the best found optimal."""
         return bool(self.best) and self.lo >= self._z(self.best[0])
@@ -296,7 +303,7 @@ class Probes:
             budget.tick()
         if not fixpoint(D, queue, model) or not self.tighten(D):
             if len(free) == len(start):
-                self.lo = top
+                self._refuted(top - 1)
             self.share = min(self.share * 1.03, 1.0)
             return "none"
         outcome = self._dives(D, model, limit)
@@ -535,7 +542,7 @@ class Probes:
         )
         self.due += trials.used
         if refuted:
-            self.lo = top + 1
+            self._refuted(top)
             return
         self.root = D
         if trials.left():
@@ -600,11 +607,11 @@ class Probes:
             floor = max(self.lo, spent + 1)
             if floor >= top:  # one value left to try: the complete search will, unless
                 if self.lo == top and self._propagated(top) is None:  # propagation refutes it
-                    self.lo = top + 1
+                    self._refuted(top)
                 return
             t = (floor + top) // 2
             outcome = self.probe(t, limit)
             if outcome == "none":
-                self.lo = t + 1
+                self._refuted(t)
             elif outcome == "spent":
                 spent = t

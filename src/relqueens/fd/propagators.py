@@ -389,6 +389,8 @@ class Propagator(ABC):
     gather: type[Gathered] | None = None
     """A fix-woken propagator's class of :class:`Gathered`: woken by its first variable, it runs
     with the others of its kind on that variable, in one call."""
+    supported = False
+    """The variables but the first wake it only through its value supports (not when fixed)."""
     scan: type[Scanned] | None = None
     """The class of :class:`Scanned` that checks this propagator's value supports together with
     the others on the same variable (if it takes them)."""

@@ -185,7 +185,7 @@ class Model:
                         group = self.gathered[i, p.gather] = p.gather(i)
                         lists[i].append(group)
                     group.members.append(p)
-                else:
+                elif not p.supported or i == p.vars[0]:
                     lists[i].append(p)
                 if eager:
                     self.eager[i] = True

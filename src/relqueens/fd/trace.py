@@ -91,11 +91,20 @@ class _Watched:
         source = getattr(self.p, "source", None)
         cause = self.p if source is None else source
         self.log.extend(
-            (j, b & ~D[j], cause) for j, b in enumerate(before) if type(b) is int and b != D[j]
+            (j, b & ~D[j], self._cause(j, cause))
+            for j, b in enumerate(before)
+            if type(b) is int and b != D[j]
         )
         if not ok:
             self.log.append((None, 0, cause))
         return ok
+
+    def _cause(self, j: int, cause: object) -> object:
+        """What narrowed ``j``: ``cause``, or for propagators gathered as one (with no source of
+        their own) the first of them on ``j``, as posted."""
+        members = getattr(self.p, "members", None) if cause is self.p else None
+        found = next((m.source for m in members or () if j in m.vars), None)
+        return cause if found is None else found
 
 
 class _WatchedModel:
