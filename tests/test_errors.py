@@ -143,6 +143,9 @@ def test_a_permutation_of_few_values_over_a_wide_domain_sums_at_once():
         (lambda: fd.trunc_div("7", x), TypeError, "integers and their sums"),
         (lambda: fd.lin(3) ** (2**70), OverflowError, "more than .* bits"),
         (lambda: fd.implies(x == 1, y > 0), TypeError, "write fd.eq"),  # a bare variable's ==
+        (lambda: fd.implies(fd.eq(x, 1.5), fd.eq(y, 2)), TypeError, "integers and their sums"),
+        (lambda: fd.iff(fd.eq(x, 1), None), TypeError, "iff takes relations"),
+        (lambda: fd.iff(x == 1, fd.eq(y, 2)), TypeError, "write fd.eq"),
         (lambda: fd.min_(), TypeError, "at least one"),
         (lambda: run(0, x, eq(x, 1), timeout=-1), ValueError, "positive number of seconds"),
         (lambda: run(0, x, eq(x, 1), max_nodes=0), ValueError, "positive integer"),

@@ -543,9 +543,8 @@ class Posting:
         found = [t for rel in tests if (t := self.value_test(rel)) is not None]
         if len(found) < len(tests):
             return None
-        for rel, (x, _) in zip(tests, found, strict=True):
-            if type(rel) is Flag and not self.within(x, interval(0, 1)):
-                return False  # a variable standing for a relation is 0/1 (as SWI)
+        if any(type(rel) is Flag and self.flag(rel, None) is False for rel in tests):
+            return False  # a variable standing for a relation is made 0/1 (as SWI)
         if both is not None:  # each clause shows as its implication
             p, q = tests
             return self.clause(*found[0], *found[1], p <= q) and self.clause(
