@@ -586,7 +586,7 @@ class Reified(Propagator):
     bounds of the sum fix ``b`` as soon as they decide the relation.
     """
 
-    __slots__ = ("b", "enforce", "no", "op", "yes")
+    __slots__ = ("b", "enforce", "no", "op", "value", "yes")
 
     def __init__(
         self, terms: tuple[tuple[int, int], ...], k: int, op: str, b: int, source: object = None
@@ -599,6 +599,12 @@ class Reified(Propagator):
             self.no = Linear(terms, k, "!=" if op == "==" else "==")
         self.vars = (*(i for i, _ in terms), b)
         self.enforce: tuple[Propagator, Propagator] = (self.no, self.yes)
+        self.value: tuple[int, int] | None = None
+        """``(x, c)`` when the relation tests ``x == c`` (or ``!=``): once ``x``'s domain is a
+        bitset (it was bounds when posted), ``b`` is decided as soon as ``x`` lacks ``c``."""
+        if op != "<=" and len(terms) == 1 and terms[0][1] in (1, -1):
+            ((x, a),) = terms
+            self.value = (x, -k * a)
         """What ``b == 0`` and ``b == 1`` enforce: a precedence ``x + d <= y`` as the cheaper LeOffset."""
         if op == "<=" and len(terms) == 2 and {a for _, a in terms} == {1, -1}:
             (x, _), (y, _) = sorted(terms, key=lambda t: -t[1])  # x - y + k <= 0
@@ -633,6 +639,10 @@ class Reified(Propagator):
             holds, fails = most <= 0, least > 0
         else:
             holds, fails = least == most == 0, least > 0 or most < 0
+            if not (holds or fails) and self.value is not None:  # x == c: x's bitset may lack c
+                x, c = self.value
+                dx, pos = D[x], c - off[x]
+                fails = type(dx) is int and (pos < 0 or not (dx >> pos) & 1)
             if op == "!=":
                 holds, fails = fails, holds
         if holds or fails:

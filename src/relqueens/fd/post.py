@@ -108,6 +108,19 @@ def _implication(c: Relation, op: str = "<=") -> tuple[Relation, Relation] | Non
     return premise, conclusion
 
 
+def _tests(c: Relation) -> list[Relation] | None:
+    """The relations an implication ``c`` joins, premise first (each conjunct of its conclusion
+    apart), or the two of an equivalence; ``None`` for any other shape."""
+    both = _implication(c, "==")
+    if both is not None:
+        return list(both)
+    implication = _implication(c)
+    if implication is None:
+        return None
+    premise, conclusion = implication
+    return [premise, *(conjuncts(conclusion) or (conclusion,))]
+
+
 def conjuncts(rel: Relation) -> list[Relation] | None:
     """The relations ``rel`` says all hold, if it is a conjunction (``p & q & ...``: each a
     relation counted once, the count all of them), else ``None``.
@@ -531,21 +544,27 @@ class Posting:
         conjunct, no 0/1 variable for any test; ``p == q`` (each implies the other) of two
         such tests, a clause each way; ``None`` for any other shape (the general path). A
         sequence stated by implications, ``p == i ==> X[i] == k``, posts and propagates
-        without reification (Langford's L(2, 12) by cells, first by ``ff``: 0.34 to 0.06 s)."""
-        both = _implication(c, "==")
-        if both is not None:
-            tests = list(both)
-        elif (implication := _implication(c)) is not None:
-            premise, conclusion = implication
-            tests = [premise, *(conjuncts(conclusion) or (conclusion,))]
-        else:
-            return None
-        found = [t for rel in tests if (t := self.value_test(rel)) is not None]
-        if len(found) < len(tests):
+        without reification (Langford's L(2, 12) by cells, first by ``ff``: 0.34 to 0.06 s).
+        Where a test's variable has no domain yet, ``c`` waits for it: its first domain
+        decides (a bitset: the clauses; bounds: the general path). Taken at once, the
+        general path would number the cells in the order the implications meet them, which
+        hides a sequence's places from the labeling (L(2, 7) by cells, implications first,
+        labeling the cells: 58 to 0.015 s)."""
+        tests = _tests(c)
+        if tests is None:
             return None
         if any(type(rel) is Flag and self.flag(rel, None) is False for rel in tests):
             return False  # a variable standing for a relation is made 0/1 (as SWI)
-        if both is not None:  # each clause shows as its implication
+        found = [t for rel in tests if (t := self.value_test(rel)) is not None]
+        if len(found) < len(tests):
+            tested = [self.tested(rel) for rel in tests]
+            first = next(
+                (u for u in tested if u is not None and self.store.index_of(u) is None), None
+            )
+            if first is not None and None not in tested:  # its first domain decides the path
+                return self.wait(first, c)
+            return None
+        if len(tests) == 2 and c.op == "==":  # each clause shows as its implication
             p, q = tests
             return self.clause(*found[0], *found[1], p <= q) and self.clause(
                 *found[1], *found[0], q <= p
@@ -570,15 +589,20 @@ class Posting:
 
     def value_test(self, rel: Relation) -> tuple[int, int] | None:
         """``(x, v)`` if ``rel`` is ``x == v``, ``x`` a variable with a bitset domain."""
-        lhs, rhs = rel.lhs, rel.rhs
-        if rel.op != "==" or rhs.terms or len(lhs.terms) != 1:
+        u = self.tested(rel)
+        x = None if u is None else self.store.index_of(u)
+        if x is None or type(self.store.D[x]) is not int:
+            return None
+        return x, rel.rhs.const - rel.lhs.const
+
+    def tested(self, rel: Relation) -> Var | None:
+        """The free variable ``u`` if ``rel`` is ``u == v``, whatever ``u``'s domain."""
+        lhs = rel.lhs
+        if rel.op != "==" or rel.rhs.terms or len(lhs.terms) != 1:
             return None
         ((w, a),) = lhs.terms.items()
         u = walk(w, self.s)
-        x = self.store.index_of(u) if a == 1 and isvar(u) else None
-        if x is None or type(self.store.D[x]) is not int:
-            return None
-        return x, rhs.const - lhs.const
+        return u if a == 1 and isvar(u) else None
 
     def either_order(self, c: Relation, expr: Lin) -> bool | None:
         """``(x + a <= y) | (y + b <= x)`` as one :class:`~relqueens.fd.scheduling.EitherOrder`.
@@ -1089,6 +1113,9 @@ class Posting:
 
     def flag(self, rel: Flag, target: int | None) -> int | bool:
         """The index of the variable of ``rel`` (a :class:`Flag`), narrowed to 0..1 (equal to ``target`` if given)."""
+        u = self.tested(rel)
+        if u is not None and self.store.index_of(u) is None:
+            self.restrict(u, interval(0, 1))  # no domain yet: 0..1 is its first
         b = self.as_index(rel.lhs, rel)
         if b is False or not self.within(b, interval(0, 1)):
             return False
