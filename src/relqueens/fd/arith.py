@@ -583,7 +583,8 @@ class Reified(Propagator):
 
     Once ``b`` is fixed, the relation (1) or its negation (0) is enforced as
     :class:`~relqueens.fd.propagators.Linear` does; while ``b`` is open, the
-    bounds of the sum fix ``b`` as soon as they decide the relation.
+    bounds of the sum fix ``b`` as soon as they decide the relation, and so does a
+    test ``x == c`` (or ``!=``) once ``x``'s bitset lacks ``c``.
     """
 
     __slots__ = ("b", "enforce", "no", "op", "value", "yes")
@@ -599,16 +600,17 @@ class Reified(Propagator):
             self.no = Linear(terms, k, "!=" if op == "==" else "==")
         self.vars = (*(i for i, _ in terms), b)
         self.enforce: tuple[Propagator, Propagator] = (self.no, self.yes)
-        self.value: tuple[int, int] | None = None
-        """``(x, c)`` when the relation tests ``x == c`` (or ``!=``): once ``x``'s domain is a
-        bitset (it was bounds when posted), ``b`` is decided as soon as ``x`` lacks ``c``."""
-        if op != "<=" and len(terms) == 1 and terms[0][1] in (1, -1):
-            ((x, a),) = terms
-            self.value = (x, -k * a)
         """What ``b == 0`` and ``b == 1`` enforce: a precedence ``x + d <= y`` as the cheaper LeOffset."""
         if op == "<=" and len(terms) == 2 and {a for _, a in terms} == {1, -1}:
             (x, _), (y, _) = sorted(terms, key=lambda t: -t[1])  # x - y + k <= 0
             self.enforce = (LeOffset(y, x, k - 1), LeOffset(x, y, -k))
+        self.value: tuple[int, int] | None = None
+        """``(x, c)`` when the relation tests ``x == c`` (or ``!=``): once ``x``'s domain is a
+        bitset (it had bounds only when this was posted), ``b`` is decided as soon as ``x``
+        lacks ``c``."""
+        if op != "<=" and len(terms) == 1 and terms[0][1] in (1, -1):
+            ((x, a),) = terms
+            self.value = (x, -k * a)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         b = self.b

@@ -10,7 +10,7 @@ the store's ``pending`` table and is posted again when they get one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, MutableSet
+from collections.abc import Callable, Iterable, MutableSet, Sequence
 from dataclasses import dataclass, fields
 from itertools import accumulate
 from math import gcd
@@ -106,19 +106,6 @@ def _implication(c: Relation, op: str = "<=") -> tuple[Relation, Relation] | Non
     if a != 1 or b != 1 or premise is None or conclusion is None:
         return None
     return premise, conclusion
-
-
-def _tests(c: Relation) -> list[Relation] | None:
-    """The relations an implication ``c`` joins, premise first (each conjunct of its conclusion
-    apart), or the two of an equivalence; ``None`` for any other shape."""
-    both = _implication(c, "==")
-    if both is not None:
-        return list(both)
-    implication = _implication(c)
-    if implication is None:
-        return None
-    premise, conclusion = implication
-    return [premise, *(conjuncts(conclusion) or (conclusion,))]
 
 
 def conjuncts(rel: Relation) -> list[Relation] | None:
@@ -219,9 +206,17 @@ Postable: TypeAlias = "Constraint | Relation"
 """What a :class:`Posting` posts: a constraint record or a relation."""
 
 
-def post_into(S: State, constraints: Iterable[Postable]) -> bool:
-    """Post ``constraints`` on state ``S`` (owned by the caller), propagate once, bind what got fixed."""
+def post_into(S: State, constraints: Sequence[Postable]) -> bool:
+    """Post ``constraints`` on state ``S`` (owned by the caller), propagate once, bind what got fixed.
+
+    The domains among them are posted first: how a constraint is propagated may depend on its
+    variables' domains (a bitset's values, or bounds only), not on where in a conjunction the
+    domains were stated (Langford's L(2, 7) by cells, the implications first, labeling the
+    cells: 58 s to 0.015 s, as with the domains first).
+    """
     posting = Posting(owned_store(S), S.data)
+    if len(constraints) > 1:
+        constraints = sorted(constraints, key=lambda c: type(c) is not InDomain)  # stable
     for c in constraints:
         if not posting.post(c):
             return False
@@ -544,27 +539,21 @@ class Posting:
         conjunct, no 0/1 variable for any test; ``p == q`` (each implies the other) of two
         such tests, a clause each way; ``None`` for any other shape (the general path). A
         sequence stated by implications, ``p == i ==> X[i] == k``, posts and propagates
-        without reification (Langford's L(2, 12) by cells, first by ``ff``: 0.34 to 0.06 s).
-        Where a test's variable has no domain yet, ``c`` waits for it: its first domain
-        decides (a bitset: the clauses; bounds: the general path). Taken at once, the
-        general path would number the cells in the order the implications meet them, which
-        hides a sequence's places from the labeling (L(2, 7) by cells, implications first,
-        labeling the cells: 58 to 0.015 s)."""
-        tests = _tests(c)
-        if tests is None:
+        without reification (Langford's L(2, 12) by cells, first by ``ff``: 0.34 to 0.06 s)."""
+        both = _implication(c, "==")
+        if both is not None:
+            tests = list(both)
+        elif (implication := _implication(c)) is not None:
+            premise, conclusion = implication
+            tests = [premise, *(conjuncts(conclusion) or (conclusion,))]
+        else:
+            return None
+        found = [t for rel in tests if (t := self.value_test(rel)) is not None]
+        if len(found) < len(tests):
             return None
         if any(type(rel) is Flag and self.flag(rel, None) is False for rel in tests):
             return False  # a variable standing for a relation is made 0/1 (as SWI)
-        found = [t for rel in tests if (t := self.value_test(rel)) is not None]
-        if len(found) < len(tests):
-            tested = [self.tested(rel) for rel in tests]
-            first = next(
-                (u for u in tested if u is not None and self.store.index_of(u) is None), None
-            )
-            if first is not None and None not in tested:  # its first domain decides the path
-                return self.wait(first, c)
-            return None
-        if len(tests) == 2 and c.op == "==":  # each clause shows as its implication
+        if both is not None:  # each clause shows as its implication
             p, q = tests
             return self.clause(*found[0], *found[1], p <= q) and self.clause(
                 *found[1], *found[0], q <= p
@@ -589,20 +578,15 @@ class Posting:
 
     def value_test(self, rel: Relation) -> tuple[int, int] | None:
         """``(x, v)`` if ``rel`` is ``x == v``, ``x`` a variable with a bitset domain."""
-        u = self.tested(rel)
-        x = None if u is None else self.store.index_of(u)
-        if x is None or type(self.store.D[x]) is not int:
-            return None
-        return x, rel.rhs.const - rel.lhs.const
-
-    def tested(self, rel: Relation) -> Var | None:
-        """The free variable ``u`` if ``rel`` is ``u == v``, whatever ``u``'s domain."""
-        lhs = rel.lhs
-        if rel.op != "==" or rel.rhs.terms or len(lhs.terms) != 1:
+        lhs, rhs = rel.lhs, rel.rhs
+        if rel.op != "==" or rhs.terms or len(lhs.terms) != 1:
             return None
         ((w, a),) = lhs.terms.items()
         u = walk(w, self.s)
-        return u if a == 1 and isvar(u) else None
+        x = self.store.index_of(u) if a == 1 and isvar(u) else None
+        if x is None or type(self.store.D[x]) is not int:
+            return None
+        return x, rhs.const - lhs.const
 
     def either_order(self, c: Relation, expr: Lin) -> bool | None:
         """``(x + a <= y) | (y + b <= x)`` as one :class:`~relqueens.fd.scheduling.EitherOrder`.
@@ -1113,9 +1097,6 @@ class Posting:
 
     def flag(self, rel: Flag, target: int | None) -> int | bool:
         """The index of the variable of ``rel`` (a :class:`Flag`), narrowed to 0..1 (equal to ``target`` if given)."""
-        u = self.tested(rel)
-        if u is not None and self.store.index_of(u) is None:
-            self.restrict(u, interval(0, 1))  # no domain yet: 0..1 is its first
         b = self.as_index(rel.lhs, rel)
         if b is False or not self.within(b, interval(0, 1)):
             return False
