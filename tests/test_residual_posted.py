@@ -80,3 +80,24 @@ def test_a_fixed_variable_in_a_global_keeps_its_value():
     (r,) = run(0, (a, b), *goals, residual=True)
     again = [*r.constraints, *(fd.in_(v, d) for v, d in r.domains.items())]
     assert sorted(run(0, r.term, *again)) == [(0, 0), (2, 0)]
+
+
+def test_two_variables_kept_apart_fail_once_unified():
+    """``x != y`` (over bitsets or bounds) or a ``distinct`` group holding both, then ``x = y``:
+    no answer, residual or labeled (propagation alone kept ``x`` and ``y`` open, and the residual
+    answer showed ``x`` with its domain and without the ``!=``: a fuzzer's find)."""
+    x, y, z, p = vars(4)
+    wide = [fd.implies(fd.eq(p, 1), fd.eq(x, 0) & fd.eq(y, 0))]  # x, y get inf..sup first
+    for apart in (
+        [fd.ne(x, y)],
+        [fd.distinct([x, y, z])],
+        [fd.distinct([x + 1, y + 1])],
+        [*wide, fd.ne(x, y)],
+    ):
+        for residual in (False, True):
+            goals = [*apart, eq(x, y), fd.in_(x, y, z, p, fd.interval(1, 3))]
+            assert run(0, (x, y, z), *goals, residual=residual) == ()
+            goals = [fd.in_(x, y, z, p, fd.interval(1, 3)), *apart, eq(y, x)]
+            assert run(0, (x, y, z), *goals, residual=residual) == ()
+    near = [fd.in_(x, y, fd.interval(1, 3)), fd.ne(x, y + 1), eq(x, y)]  # x != x + 1 holds
+    assert run(0, x, *near) == (1, 2, 3)

@@ -408,7 +408,8 @@ class Posting:
             if i is not None:
                 val = walk(w, s)
                 if isvar(val):
-                    alias(store, i, val, self.queue)
+                    if not alias(store, i, val, self.queue):
+                        return False
                     self.wake(val)  # it may have just got its domain
                 elif not is_int(val):
                     return False

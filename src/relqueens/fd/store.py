@@ -29,7 +29,7 @@ from unification import Var
 
 from ..logic.state import State, Subst, as_state, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain, shown
-from .propagators import EqOffset, Gathered, Lined, Propagator, Scanned
+from .propagators import EqOffset, Gathered, Linear, Lined, Propagator, Scanned
 
 if TYPE_CHECKING:
     from .post import Constraint
@@ -540,11 +540,35 @@ def store_of(S: object) -> FDStore | None:
     return None if constraints is None else constraints.get(FDStore)
 
 
-def alias(store: FDStore, i: int, target: Var, queue: set[int]) -> None:
-    """FD variable ``i`` was bound to the free variable ``target``: carry its domain over."""
+def alias(store: FDStore, i: int, target: Var, queue: set[int]) -> bool:
+    """FD variable ``i`` was bound to the free variable ``target``: carry its domain over;
+    ``False`` if the two were kept apart (``x != y``, or both in a ``distinct`` group), which
+    propagation alone would leave to a labeling (and a residual answer would hide)."""
     j = store.index_of(target)
     if j is None:
         store.record(("alias", target, i))
     elif j != i:
+        if apart(store.current(), i, j):
+            return False
         store.record(("prop", EqOffset(i, j, 0, source=(store.model.vars[i], target))))
         queue.update((i, j))
+    return True
+
+
+def apart(model: Model, i: int, j: int) -> bool:
+    """Whether ``model`` states ``x_i != x_j``: a ``!=`` between them (over bitsets or
+    bounds), or a ``distinct`` group that holds both with one offset."""
+    for entry in model.props:
+        if entry[0] == "ne":
+            _, x, y, c, _source = entry
+            if c == 0 and {x, y} == {i, j}:
+                return True
+        elif entry[0] == "distinct":
+            terms = set(entry[1])
+            if any((j, c) in terms for x, c in terms if x == i):
+                return True
+    for p in model.posted(Linear):
+        a = dict(p.terms)
+        if p.op == "!=" and not p.k and len(a) == 2 and a.get(i, 0) == -a.get(j, 0) != 0:
+            return True
+    return False
