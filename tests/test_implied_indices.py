@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from test_equalities import posted
 from test_fd_property import assert_same_answers, run, shuffled
 
-from relqueens import fd, var, vars
+from relqueens import SearchTrace, fd, var, vars
 from relqueens.fd.implied import ImpliedIndices, implied_indices
 from relqueens.fd.labeling import Label
 from relqueens.fd.post import post_into
@@ -171,23 +171,59 @@ def test_a_stated_disequality_keeps_places_apart_only_at_its_own_offset(either_w
     assert_same_answers(got, expected)
 
 
+def langford_by_implications(n, order="domains", reverse=False):
+    """L(2, n) stated by implications, ``p_k == i ==> X[i] == k == X[i + k + 1]``: the cells'
+    domain (given ``reverse``d or not), then each position's domain and its implications
+    (``order`` "domains"); or the implications first, then the cells' and the positions'
+    domains ("cells, positions") or the other way round ("positions, cells")."""
+    xs, ps = vars(2 * n), vars(n)
+    cells = [fd.in_(*(xs[::-1] if reverse else xs), fd.interval(1, n))]
+    places, rules = [], []
+    for k, p in enumerate(ps, 1):
+        places.append(fd.in_(p, fd.interval(0, 2 * n - 2 - k)))
+        rules.append(
+            [
+                fd.implies(fd.eq(p, i), fd.eq(xs[i], k) & fd.eq(xs[i + k + 1], k))
+                for i in range(2 * n - 1 - k)
+            ]
+        )
+    goals = {
+        "domains": [*cells, *(g for place, own in zip(places, rules) for g in (place, *own))],
+        "cells, positions": [*itertools.chain(*rules), *cells, *places],
+        "positions, cells": [*itertools.chain(*rules), *places, *cells],
+    }[order]
+    return xs, ps, goals
+
+
 @pytest.mark.parametrize("reverse", [False, True])
 def test_a_langford_sequence_by_implications_is_searched_with_its_places_apart(reverse):
     """All 52 sequences L(2, 7) stated by implications, ``p_k == i ==> X[i] == k == X[i + k +
     1]``, cells leftmost: over 100,000 nodes without the implied places (17 answers by then),
     under 2,000 with them, whichever way round the cells get their domains."""
-    n = 7
-    xs, ps = vars(2 * n), vars(n)
-    goals = [fd.in_(*(xs[::-1] if reverse else xs), fd.interval(1, n))]
-    for k, p in enumerate(ps, 1):
-        goals.append(fd.in_(p, fd.interval(0, 2 * n - 2 - k)))
-        goals += [
-            fd.implies(fd.eq(p, i), fd.eq(xs[i], k) & fd.eq(xs[i + k + 1], k))
-            for i in range(2 * n - 1 - k)
-        ]
+    xs, ps, goals = langford_by_implications(7, reverse=reverse)
     got = run(0, tuple(ps), *goals, fd.label(list(xs) + list(ps)), max_nodes=2000)
     assert len(got) == len(set(got)) == 52
     assert all(
         len({p for k, p in enumerate(a, 1)} | {p + k + 1 for k, p in enumerate(a, 1)}) == 14
         for a in got
     )
+
+
+def test_implications_posted_before_their_domains_post_the_same_clauses():
+    """Implications between value tests stated before their variables' domains in one
+    conjunction post the clauses they post after them: the domains go first (L(2, 7) by
+    cells, labeling the cells: 58 s to 0.015 s, the same tree, with the implied places the
+    labeling finds in the cells' order)."""
+    for n, labeled in ((4, "at"), (5, "cells"), (7, "at")):
+        trees = {}
+        for order in ("domains", "cells, positions", "positions, cells"):
+            cells, at, goals = langford_by_implications(n, order)
+            S = State()
+            assert post_into(S, goals)
+            assert [kind.__name__ for kind in store_of(S).current().by_type] == ["ValueImplication"]
+            trace = SearchTrace()
+            labels = at if labeled == "at" else cells
+            got = run(0, tuple(cells), *goals, fd.label(labels, select="ff", trace=trace))
+            trees[order] = (sorted(got), trace.counts())
+        assert len(set(map(repr, trees.values()))) == 1, trees
+        assert len(trees["domains"][0]) == {4: 2, 5: 0, 7: 52}[n]

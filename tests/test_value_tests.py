@@ -156,46 +156,6 @@ def test_implications_between_value_tests_answer_as_brute_force(model):
                 assert b in values[j] or a not in values[i], (i, a, j, b, values)
 
 
-def langford_by_cells(n, order):
-    """L(2, n) cell by cell, ``p_k == i ==> X[i] == k & X[i + k + 1] == k``: the domains of the
-    cells and of the positions before the implications (``order`` "domains"), or after them
-    ("cells, positions" or "positions, cells"), all posted together."""
-    cells, at = vars(2 * n), vars(n)
-    rules = [
-        fd.implies(fd.eq(at[k - 1], i), fd.eq(cells[i], k) & fd.eq(cells[i + k + 1], k))
-        for k in range(1, n + 1)
-        for i in range(2 * n - k - 1)
-    ]
-    cell_domains = [fd.in_(*cells, fd.interval(1, n))]
-    places = [fd.in_(at[k - 1], fd.interval(0, 2 * n - k - 2)) for k in range(1, n + 1)]
-    goals = {
-        "domains": [*cell_domains, *places, *rules],
-        "cells, positions": [*rules, *cell_domains, *places],
-        "positions, cells": [*rules, *places, *cell_domains],
-    }[order]
-    return cells, at, goals
-
-
-def test_implications_posted_before_their_domains_post_the_same_clauses():
-    """Implications between value tests stated before their variables' domains in one
-    conjunction post the clauses they post after them: the domains go first (L(2, 7) by
-    cells, labeling the cells: 58 s to 0.015 s, the same tree, with the implied places the
-    labeling finds in the cells' order)."""
-    for n, labeled in ((4, "at"), (5, "cells"), (7, "at")):
-        trees = {}
-        for order in ("domains", "cells, positions", "positions, cells"):
-            cells, at, goals = langford_by_cells(n, order)
-            S = State()
-            assert post_into(S, goals)
-            assert [kind.__name__ for kind in store_of(S).current().by_type] == ["ValueImplication"]
-            trace = SearchTrace()
-            labels = at if labeled == "at" else cells
-            got = run(0, tuple(cells), *goals, fd.label(labels, select="ff", trace=trace))
-            trees[order] = (sorted(got), trace.counts())
-        assert len(set(map(repr, trees.values()))) == 1, trees
-        assert len(trees["domains"][0]) == {4: 2, 5: 0, 7: 52}[n]
-
-
 def test_a_conjunction_posts_its_domains_first():
     """Where the domains of a conjunction are stated does not change how its constraints are
     propagated: ``d == abs(y - x)`` stated first is one domain-consistent propagator over
