@@ -64,11 +64,22 @@ from itertools import combinations
 from typing import TypeAlias, TypeVar
 
 from .arith import Reified, ReifiedValue
-from .domain import Dom, Domain
+from .domain import DENSE, Dom, Domain
 from .globals import ElementValueProp
 from .implications import ValueImplication
 from .post import Constraint, Posting
-from .propagators import LeOffset, Linear, Pigeonhole, Propagator, high, low, narrow
+from .propagators import (
+    LeOffset,
+    Linear,
+    Pigeonhole,
+    Propagator,
+    aligned,
+    aligned_union,
+    high,
+    low,
+    narrow,
+    spread,
+)
 from .relaxation import linear_rows
 from .scheduling import CumulativeProp, EitherOrder
 from .store import Model
@@ -316,6 +327,13 @@ def implied_distinct(model: Model) -> ImpliedDistinct | None:
         type(p.source) is ImpliedDistinct for p in model.posted(Pigeonhole)
     ):
         return None
+    found = _ne_cliques(model)
+    return ImpliedDistinct(found) if found else None
+
+
+def _ne_cliques(model: Model) -> tuple[tuple[int, ...], ...]:
+    """The cliques of four or more variables pairwise ``!=`` in ``model`` that no ``distinct``
+    group holds."""
     adjacent = [0] * len(model.vars)  # by variable: the others it is != to
     for entry in model.props:
         if entry[0] == "ne" and entry[3] == 0:
@@ -329,7 +347,64 @@ def implied_distinct(model: Model) -> ImpliedDistinct | None:
         for c in bit_cliques(adjacent, least=4)
         if not any(sum(1 << i for i in c) & ~g == 0 for g in stated)
     )
-    return ImpliedDistinct(found) if found else None
+    return found
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Pigeonholes(Constraint):
+    """Posts a :class:`~relqueens.fd.propagators.Pigeonhole` for each group of
+    :func:`near_permutations` (by index: the model is this state's)."""
+
+    groups: tuple[tuple[tuple[int, int], ...], ...]
+    """Each group's terms :func:`~relqueens.fd.propagators.aligned`."""
+    name = "pigeonholes"
+
+    def post_on(self, posting: Posting) -> bool:
+        return all(posting.add_pigeonhole(shifts, self) for shifts in self.groups)
+
+
+def loose_groups(model: Model, root: list[Dom]) -> list[tuple[tuple[int, int], ...]]:
+    """The groups of terms pairwise different (``distinct`` groups, cliques of ``x != y``), as
+    :func:`~relqueens.fd.propagators.aligned` terms, whose domains ``root`` leave more values to
+    spare than a :class:`~relqueens.fd.propagators.Pigeonhole` takes (those within it have one,
+    or a stronger propagator, as a ``circuit``'s successors do).
+
+    Branch and bound tightens its bound after the groups were posted: a graph
+    of 30 nodes whose colours are ``0..9`` has too many for a pigeonhole on
+    its cliques, until the colours left are as many as a clique's nodes
+    (:func:`near_permutations`).
+    """
+    have = {p.members for p in model.posted(Pigeonhole)}
+    groups = [list(g) for g in model.groups]
+    if may_group(model):
+        groups += [[(x, 0) for x in c] for c in _ne_cliques(model)]
+    loose = []
+    for members in groups:
+        if (
+            len(members) < 3
+            or frozenset(x for x, _ in members) in have
+            or spread(members, model.off) > DENSE
+        ):
+            continue
+        shifts = aligned(members, model.off)
+        union = aligned_union(root, shifts)
+        if union is not None and union.bit_count() - len(members) > Pigeonhole.SLACK:
+            loose.append(shifts)
+    return loose
+
+
+def near_permutations(
+    groups: list[tuple[tuple[int, int], ...]], D: list[Dom]
+) -> Pigeonholes | None:
+    """A :class:`~relqueens.fd.propagators.Pigeonhole` for each of the :func:`loose_groups`
+    that the domains ``D`` bring within its slack (``None``: none)."""
+    found = tuple(
+        shifts
+        for shifts in groups
+        if (union := aligned_union(D, shifts)) is not None
+        and union.bit_count() - len(shifts) <= Pigeonhole.SLACK
+    )
+    return Pigeonholes(found) if found else None
 
 
 class Loads(Propagator):

@@ -44,7 +44,7 @@ from .domain import Dom, Domain, Wide, as_domain
 from .eliminations import implied_equations
 from .equalities import fixed_by_equalities
 from .errors import DomainError
-from .implied import implied, may_group
+from .implied import implied, loose_groups, may_group, near_permutations
 from .probing import Probes, scheduling
 from .propagators import Scanned, fixed, fixpoint, high, keep_ge, keep_le, low, quiet
 from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
@@ -934,9 +934,11 @@ class Label(Goal):
         incumbent: list[list[Dom]] = []
 
         def record(D: list[Dom]) -> bool:
+            """Keep ``D`` if it is the best so far; whether the search is to hear of it."""
             v = low(D[j], off)
             if not best or (v < best[0] if sense == "min" else v > best[0]):
                 best[:], incumbent[:] = [v], [D[:]]
+                return probes is None  # a schedule's probes search on their own
             return False  # keep searching, for better
 
         relaxed = relaxations(model, j, sense, store.D, model.off)
@@ -1046,21 +1048,36 @@ class Label(Goal):
                 if found is not False:
                     yield found
 
-        bound = search(
-            store.D,
-            store,
-            idxs,
-            select,
-            self.order,
-            accept=record,
-            branching=branching,
-            prune=prune,
-            guide=guide if bounds and branching == "enum" else None,
-        )
+        def grouped() -> bool:
+            """Post the pigeonholes that the best found brings within reach (see
+            :func:`~relqueens.fd.implied.near_permutations`); whether there were any."""
+            nonlocal S, store
+            loose, D = loose_groups(store.current(), store.D), store.D[:]
+            found = near_permutations(loose, D) if loose and tighten(D) else None
+            if found is None or not post_into(grown := S.copy(), (found,)):
+                return False
+            S, store = grown, store_of(grown)  # type: ignore[assignment]  # posted: it has one
+            return True
+
         try:
-            # every solution is recorded and rejected: the search goes on for a better one
-            for _ in bound:
-                pass
+            searching = True
+            while searching:
+                searching = False
+                # every solution is recorded and rejected: the search goes on for a better one,
+                # from the root again if the better bound gave a group its pigeonhole
+                for _ in search(
+                    store.D,
+                    store,
+                    idxs,
+                    select,
+                    self.order,
+                    accept=record,
+                    branching=branching,
+                    prune=prune,
+                    guide=guide if bounds and branching == "enum" else None,
+                ):
+                    if searching := grouped():
+                        break
         except Exhausted as e:  # a limit: the best so far goes on, to be the SearchLimit's best
             yield from at_limit(e)
             raise

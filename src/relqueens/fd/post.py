@@ -817,6 +817,10 @@ class Posting:
         spare = union.bit_count() - len(members)
         if spare < 0 or spare > Pigeonhole.SLACK:
             return spare > 0
+        return self.add_pigeonhole(shifts, c)
+
+    def add_pigeonhole(self, shifts: tuple[tuple[int, int], ...], c: Postable) -> bool:
+        """Attach a :class:`Pigeonhole` to the terms :func:`aligned` as ``shifts``, on behalf of ``c``."""
         group = Pigeonhole(shifts, source=c)
         slowwatch = self.store.current().slowwatch
         for j in group.vars:  # naked sets pay where groups cross: a sound strengthening only

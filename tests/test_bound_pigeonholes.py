@@ -1,0 +1,124 @@
+"""Branch and bound gives a group of different terms its pigeonhole once the bound brings the
+group's values down to about as many as its members (``implied.loose_groups``)."""
+
+import random
+from itertools import combinations, product
+from unittest import mock
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_fd_property import SETTINGS, shuffled
+
+from relqueens import fd, run, var, vars
+from relqueens.fd import labeling
+from relqueens.logic.limits import SearchLimit
+
+
+def random_graph(nodes, p, seed):
+    rng = random.Random(seed)
+    return [(a, b) for a in range(nodes) for b in range(a + 1, nodes) if rng.random() < p]
+
+
+def fewest_colours(nodes, edges, colours, **limits):
+    """``(m,)``, the largest colour of a colouring in ``0..colours-1`` that minimises it."""
+    xs, m = vars(nodes), var()
+    return run(
+        1,
+        m,
+        fd.in_(*xs, fd.interval(0, colours - 1)),
+        *(fd.ne(xs[a], xs[b]) for a, b in edges),
+        m == fd.max_(*xs),
+        fd.label(xs, select="ff", minimize=m),
+        **limits,
+    )
+
+
+def without_them():
+    """Branch and bound as before: no group gets a pigeonhole on the way."""
+    return mock.patch.object(labeling, "loose_groups", lambda model, root: [])
+
+
+def test_a_colouring_with_colours_to_spare_is_proved_by_its_cliques_once_bound():
+    """A random graph of 30 nodes needs 6 colours. Offered 0..9, its cliques have too many
+    colours for a pigeonhole at the root; the first colouring found uses 6, and the proof that 5
+    do not suffice takes over 10,000 nodes, where the cliques, pigeonholes now, take under 100."""
+    edges = random_graph(30, 0.3, 1)
+    assert fewest_colours(30, edges, 5) == ()  # 5 colours do not suffice (the largest is 4)
+    assert fewest_colours(30, edges, 10, max_nodes=100) == (5,)
+    assert fewest_colours(30, edges, 8) == (5,)
+    with without_them(), pytest.raises(SearchLimit):
+        fewest_colours(30, edges, 10, max_nodes=10_000)
+
+
+@pytest.mark.parametrize("stated", [True, False], ids=["distinct", "edges"])
+def test_a_group_gets_its_pigeonhole_once_bound(stated):
+    """Seven terms all different over 0..20 (stated so, or pair by pair): the largest is at
+    least 6, proved at once under the bound 5, where value elimination alone labels the
+    permutations of six values first."""
+    xs, m = vars(7), var()
+    apart = [fd.distinct(xs)] if stated else [fd.ne(a, b) for a, b in combinations(xs, 2)]
+    goals = [fd.in_(*xs, fd.interval(0, 20)), *apart, m == fd.max_(*xs), fd.label(xs, minimize=m)]
+    assert run(1, m, *goals, max_nodes=60) == (6,)
+    with without_them(), pytest.raises(SearchLimit):
+        run(1, m, *goals, max_nodes=1_000)
+
+
+@st.composite
+def colouring_models(draw):
+    """Up to five nodes with a clique of three to five among them, as edges or one ``distinct``;
+    colours ``0..k`` with up to five to spare, a node now and then with fewer; the largest
+    colour (of all nodes, or some) minimised, the goals in any order."""
+    n = draw(st.integers(3, 5))
+    clique = draw(st.permutations(range(n)))[: draw(st.integers(3, n))]
+    top = draw(st.integers(len(clique) - 2, min(len(clique) + 4, 11 - n)))  # 8^5 at most
+    domains = [
+        set(range(top + 1))
+        if draw(st.integers(0, 4))
+        else draw(st.sets(st.integers(0, top), min_size=1))
+        for _ in range(n)
+    ]
+    edges = set() if draw(st.booleans()) else {(a, b) for a in clique for b in clique if a < b}
+    edges |= {(a, b) for a, b in draw(st.lists(st.tuples(*[st.integers(0, n - 1)] * 2))) if a < b}
+    items = [("in", i, sorted(d)) for i, d in enumerate(domains)] + [
+        ("ne", a, b) for a, b in sorted(edges)
+    ]
+    if not edges >= {(a, b) for a in clique for b in clique if a < b}:
+        items.append(("distinct", sorted(clique)))
+    counted = (
+        list(range(n))
+        if draw(st.integers(0, 3))
+        else draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    )
+    items = shuffled(draw, items)
+    at = draw(st.integers(0, len(items)))
+    select = draw(st.sampled_from(["leftmost", "ff", "ffc"]))
+    return n, domains, [*items[:at], ("objective", counted), *items[at:]], select
+
+
+@SETTINGS
+@given(colouring_models())
+def test_minimising_the_largest_colour_answers_as_brute_force(model):
+    """Every answer once, the best first and then by worse objectives, whatever the goal order."""
+    n, domains, items, select = model
+    xs, m = vars(n), var()
+    goals, checks = [], []
+    for item in items:
+        if item[0] == "in":
+            goals.append(fd.in_(xs[item[1]], fd.domain(*item[2])))
+        elif item[0] == "ne":
+            goals.append(fd.ne(xs[item[1]], xs[item[2]]))
+            checks.append(lambda a, i=item[1], j=item[2]: a[i] != a[j])
+        elif item[0] == "distinct":
+            goals.append(fd.distinct([xs[i] for i in item[1]]))
+            checks.append(lambda a, c=item[1]: len({a[i] for i in c}) == len(c))
+        else:
+            counted = item[1]
+            goals.append(m == fd.max_(*(xs[i] for i in counted)))
+    goals.append(fd.label(xs, select=select, minimize=m))
+    expected = {a for a in product(*(sorted(d) for d in domains)) if all(c(a) for c in checks)}
+    got = run(0, (m, tuple(xs)), *goals)
+    assert len(got) == len(set(got)) and {a for _, a in got} == expected
+    assert all(v == max(a[i] for i in counted) for v, a in got)
+    assert [v for v, _ in got] == sorted(v for v, _ in got)
+    assert run(1, (m, tuple(xs)), *goals) == got[:1]
