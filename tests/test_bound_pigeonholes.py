@@ -1,5 +1,5 @@
-"""Branch and bound gives a group of different terms its pigeonhole once the bound brings the
-group's values down to about as many as its members (``implied.loose_groups``)."""
+"""Branch and bound gives a group of different terms its pigeonhole once the bound leaves the
+group no value to spare (``implied.loose_groups``, ``implied.bound_pigeonholes``)."""
 
 import random
 from itertools import combinations, product
@@ -66,9 +66,10 @@ def test_a_group_gets_its_pigeonhole_once_bound(stated):
 
 @st.composite
 def colouring_models(draw):
-    """Up to five nodes with a clique of three to five among them, as edges or one ``distinct``;
-    colours ``0..k`` with up to five to spare, a node now and then with fewer; the largest
-    colour (of all nodes, or some) minimised, the goals in any order."""
+    """Up to five nodes with a clique of three to five among them, as edges or one ``distinct``
+    (now and then of terms ``x + c``); colours ``0..k`` with up to five to spare, a node now and
+    then with fewer; the largest colour minimised, or the smallest maximised (of all nodes, or
+    some), the goals in any order; a node limit that may strike."""
     n = draw(st.integers(3, 5))
     clique = draw(st.permutations(range(n)))[: draw(st.integers(3, n))]
     top = draw(st.integers(len(clique) - 2, min(len(clique) + 4, 11 - n)))  # 8^5 at most
@@ -84,7 +85,8 @@ def colouring_models(draw):
         ("ne", a, b) for a, b in sorted(edges)
     ]
     if not edges >= {(a, b) for a in clique for b in clique if a < b}:
-        items.append(("distinct", sorted(clique)))
+        shifts = st.integers(-2, 2) if draw(st.integers(0, 2)) == 0 else st.just(0)
+        items.append(("distinct", [(i, draw(shifts)) for i in sorted(clique)]))
     counted = (
         list(range(n))
         if draw(st.integers(0, 3))
@@ -92,16 +94,20 @@ def colouring_models(draw):
     )
     items = shuffled(draw, items)
     at = draw(st.integers(0, len(items)))
+    sense = draw(st.sampled_from(["minimize", "maximize"]))
     select = draw(st.sampled_from(["leftmost", "ff", "ffc"]))
-    return n, domains, [*items[:at], ("objective", counted), *items[at:]], select
+    limit = draw(st.integers(1, 30))
+    return n, domains, [*items[:at], ("objective", counted), *items[at:]], sense, select, limit
 
 
 @SETTINGS
 @given(colouring_models())
-def test_minimising_the_largest_colour_answers_as_brute_force(model):
-    """Every answer once, the best first and then by worse objectives, whatever the goal order."""
-    n, domains, items, select = model
+def test_the_best_colouring_answers_as_brute_force(model):
+    """Every answer once, the best first and then by worse objectives, whatever the goal order;
+    under a node limit, the first answer or the best solution found so far."""
+    n, domains, items, sense, select, limit = model
     xs, m = vars(n), var()
+    extreme = max if sense == "minimize" else min
     goals, checks = [], []
     for item in items:
         if item[0] == "in":
@@ -110,15 +116,24 @@ def test_minimising_the_largest_colour_answers_as_brute_force(model):
             goals.append(fd.ne(xs[item[1]], xs[item[2]]))
             checks.append(lambda a, i=item[1], j=item[2]: a[i] != a[j])
         elif item[0] == "distinct":
-            goals.append(fd.distinct([xs[i] for i in item[1]]))
-            checks.append(lambda a, c=item[1]: len({a[i] for i in c}) == len(c))
+            goals.append(fd.distinct([xs[i] + c for i, c in item[1]]))
+            checks.append(lambda a, g=item[1]: len({a[i] + c for i, c in g}) == len(g))
         else:
             counted = item[1]
-            goals.append(m == fd.max_(*(xs[i] for i in counted)))
-    goals.append(fd.label(xs, select=select, minimize=m))
+            goals.append(
+                m == (fd.max_ if sense == "minimize" else fd.min_)(*(xs[i] for i in counted))
+            )
+    goals.append(fd.label(xs, select=select, **{sense: m}))
     expected = {a for a in product(*(sorted(d) for d in domains)) if all(c(a) for c in checks)}
     got = run(0, (m, tuple(xs)), *goals)
     assert len(got) == len(set(got)) and {a for _, a in got} == expected
-    assert all(v == max(a[i] for i in counted) for v, a in got)
-    assert [v for v, _ in got] == sorted(v for v, _ in got)
+    assert all(v == extreme(a[i] for i in counted) for v, a in got)
+    values = [v for v, _ in got]
+    assert values == sorted(values, reverse=sense == "maximize")
     assert run(1, (m, tuple(xs)), *goals) == got[:1]
+    try:
+        assert run(1, (m, tuple(xs)), *goals, max_nodes=limit) == got[:1]
+    except SearchLimit as e:
+        assert e.best is None or (
+            e.best[1] in expected and e.best[0] == extreme(e.best[1][i] for i in counted)
+        )

@@ -32,7 +32,10 @@ them (ten pigeons in nine holes). :func:`implied_distinct` groups the
 variables pairwise different into cliques of four or more, each with about
 as many values as members (:attr:`~relqueens.fd.propagators.Pigeonhole.SLACK`
 to spare) a :class:`~relqueens.fd.propagators.Pigeonhole`, implied, as
-``fd.distinct`` gets (ten pigeons: 1.5 s to 0.001 s).
+``fd.distinct`` gets (ten pigeons: 1.5 s to 0.001 s). A group with more
+values to spare, a clique or a ``distinct``, gets its pigeonhole later, from
+branch and bound, once a bound leaves it none (:func:`loose_groups`,
+:func:`bound_pigeonholes`).
 
 A bin packing is often written by the bin of each item, its loads by
 reified tests, ``sum(w_i * (bin_i == b)) <= cap_b`` for each bin ``b``: each
@@ -88,6 +91,8 @@ Task = tuple[int, int]
 """``(start index, duration)``."""
 Place = tuple[int, int, int]
 """``(p, s, v)``: the cell at ``p + s`` of a list holds ``v``."""
+Shifts = tuple[tuple[int, int], ...]
+"""A group's terms as :func:`~relqueens.fd.propagators.aligned` gives them: ``(x, shift)``."""
 _N = TypeVar("_N", int, Task)
 
 
@@ -353,9 +358,9 @@ def _ne_cliques(model: Model) -> tuple[tuple[int, ...], ...]:
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Pigeonholes(Constraint):
     """Posts a :class:`~relqueens.fd.propagators.Pigeonhole` for each group of
-    :func:`near_permutations` (by index: the model is this state's)."""
+    :func:`bound_pigeonholes` (by index: the model is this state's)."""
 
-    groups: tuple[tuple[tuple[int, int], ...], ...]
+    groups: tuple[Shifts, ...]
     """Each group's terms :func:`~relqueens.fd.propagators.aligned`."""
     name = "pigeonholes"
 
@@ -363,7 +368,7 @@ class Pigeonholes(Constraint):
         return all(posting.add_pigeonhole(shifts, self) for shifts in self.groups)
 
 
-def loose_groups(model: Model, root: list[Dom]) -> list[tuple[tuple[int, int], ...]]:
+def loose_groups(model: Model, root: list[Dom]) -> list[Shifts]:
     """The groups of terms pairwise different (``distinct`` groups, cliques of ``x != y``), as
     :func:`~relqueens.fd.propagators.aligned` terms, whose domains ``root`` leave more values to
     spare than a :class:`~relqueens.fd.propagators.Pigeonhole` takes (those within it have one,
@@ -372,7 +377,7 @@ def loose_groups(model: Model, root: list[Dom]) -> list[tuple[tuple[int, int], .
     Branch and bound tightens its bound after the groups were posted: a graph
     of 30 nodes whose colours are ``0..9`` has too many for a pigeonhole on
     its cliques, until the colours left are as many as a clique's nodes
-    (:func:`near_permutations`).
+    (:func:`bound_pigeonholes`).
     """
     have = {p.members for p in model.posted(Pigeonhole)}
     groups = [list(g) for g in model.groups]
@@ -393,9 +398,7 @@ def loose_groups(model: Model, root: list[Dom]) -> list[tuple[tuple[int, int], .
     return loose
 
 
-def near_permutations(
-    groups: list[tuple[tuple[int, int], ...]], D: list[Dom]
-) -> Pigeonholes | None:
+def bound_pigeonholes(groups: list[Shifts], D: list[Dom]) -> Pigeonholes | None:
     """A :class:`~relqueens.fd.propagators.Pigeonhole` for each of the :func:`loose_groups`
     whose domains ``D`` leave no value to spare: a permutation, or too few values (``None``:
     none).

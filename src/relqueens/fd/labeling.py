@@ -44,7 +44,7 @@ from .domain import Dom, Domain, Wide, as_domain
 from .eliminations import implied_equations
 from .equalities import fixed_by_equalities
 from .errors import DomainError
-from .implied import implied, loose_groups, may_group, near_permutations
+from .implied import bound_pigeonholes, implied, loose_groups, may_group
 from .probing import Probes, scheduling
 from .propagators import Scanned, fixed, fixpoint, high, keep_ge, keep_le, low, quiet
 from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
@@ -1048,23 +1048,23 @@ class Label(Goal):
                 if found is not False:
                     yield found
 
+        loose = loose_groups(model, store.D)
+
         def grouped() -> bool:
-            """Post the pigeonholes that the best found brings within reach (see
-            :func:`~relqueens.fd.implied.near_permutations`); whether there were any."""
-            nonlocal S, store
-            loose, D = loose_groups(store.current(), store.D), store.D[:]
-            found = near_permutations(loose, D) if loose and tighten(D) else None
+            """Post the pigeonholes of the ``loose`` groups that the best found leaves no value
+            to spare (see :func:`~relqueens.fd.implied.bound_pigeonholes`); whether there were any."""
+            nonlocal S, store, loose
+            D = store.D[:]
+            found = bound_pigeonholes(loose, D) if loose and tighten(D) else None
             if found is None or not post_into(grown := S.copy(), (found,)):
                 return False
             S, store = grown, store_of(grown)  # type: ignore[assignment]  # posted: it has one
+            loose = [g for g in loose if g not in found.groups]
             return True
 
         try:
-            searching = True
-            while searching:
-                searching = False
-                # every solution is recorded and rejected: the search goes on for a better one,
-                # from the root again if the better bound gave a group its pigeonhole
+            while True:
+                # every solution is recorded and rejected: the search goes on for a better one
                 for _ in search(
                     store.D,
                     store,
@@ -1075,9 +1075,11 @@ class Label(Goal):
                     branching=branching,
                     prune=prune,
                     guide=guide if bounds and branching == "enum" else None,
-                ):
-                    if searching := grouped():
-                        break
+                ):  # a better one: its bound may give groups their pigeonholes
+                    if grouped():
+                        break  # then the search starts again from the root, with them
+                else:
+                    break  # searched through: the best found is optimal
         except Exhausted as e:  # a limit: the best so far goes on, to be the SearchLimit's best
             yield from at_limit(e)
             raise
