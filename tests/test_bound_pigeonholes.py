@@ -64,6 +64,33 @@ def test_a_group_gets_its_pigeonhole_once_bound(stated):
         run(1, m, *goals, max_nodes=1_000)
 
 
+@pytest.mark.parametrize("select", ["leftmost", "ff", "ffc"])
+@pytest.mark.parametrize("sense", ["minimize", "maximize"])
+def test_an_objective_kept_as_bounds_stays_so_while_groups_could_get_pigeonholes(sense, select):
+    """An objective over about 90,000 values is kept as bounds: a pigeonhole posted at the root
+    could narrow it into a bitset (a rebase) under the search's feet. The groups then get none:
+    the best was 89996 and ``run(0)`` gave the incumbent twice (a review's find)."""
+    a, b, c, d, e, f, g = xs = vars(7)
+    domains = [(0, 1), (0, 1), (0, 2, 3), range(4), range(10), range(10), range(10)]
+    sign = 1 if sense == "maximize" else -1
+    goals = [
+        *(fd.in_(x, fd.domain(*values)) for x, values in zip(xs, domains)),
+        *(fd.ne(x, y) for x, y in combinations([a, b, c, d], 2)),  # an implied pigeonhole
+        fd.distinct([d, e, f, g]),  # a loose group, crossing it at d
+        fd.label(xs, select=select, order="down", **{sense: sign * (30000 * c - fd.max_(e, f, g))}),
+    ]
+
+    def value(v):
+        return sign * (30000 * v[2] - max(v[4:]))
+
+    expected = {v for v in product(*domains) if len(set(v[:4])) == 4 and len(set(v[3:])) == 4}
+    got = run(0, tuple(xs), *goals)
+    assert len(got) == len(set(got)) and set(got) == expected
+    values = [value(v) for v in got]
+    assert values == sorted(values, reverse=sense == "maximize")
+    assert value(run(1, tuple(xs), *goals)[0]) == sign * 89997
+
+
 @st.composite
 def colouring_models(draw):
     """Up to five nodes with a clique of three to five among them, as edges or one ``distinct``

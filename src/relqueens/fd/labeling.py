@@ -1048,7 +1048,10 @@ class Label(Goal):
                 if found is not False:
                     yield found
 
-        loose = loose_groups(model, store.D)
+        # none if a domain is kept as bounds: the root's new propagation could make it a bitset
+        # (a rebase), where the incumbents, the objective's offset and the search read it as bounds
+        bitsets = probes is None and all(type(d) is int for d in store.D)
+        loose = loose_groups(model, store.D) if bitsets else []
 
         def grouped() -> bool:
             """Post the pigeonholes of the ``loose`` groups that the best found leaves no value
