@@ -374,15 +374,24 @@ def test_an_optimisation_stopped_by_a_limit_gives_its_best_solution_so_far():
 
 
 def test_a_time_limit_stops_a_long_propagation_inside_one_node():
-    """``x < y, y < x`` over 0..10**6 creeps the bounds up by one a step: the clock is read there too."""
+    """``x < y, y < x + z`` (``z`` 0 or 1) over 0..10**6 creeps the bounds up by one a step: the
+    clock is read there too (a cycle of offsets alone, ``x < y, y < x``, fails at once)."""
     import time
 
     from relqueens import SearchLimit
 
-    x, y = vars(2)
+    x, y, z = vars(3)
     start = time.monotonic()
     with pytest.raises(SearchLimit, match="time limit"):
-        run(1, x, fd.in_(x, y, interval(0, 10**6)), x < y, y < x, timeout=0.5)
+        run(
+            1,
+            x,
+            fd.in_(x, y, interval(0, 10**6)),
+            fd.in_(z, interval(0, 1)),
+            x < y,
+            y < x + z,
+            timeout=0.5,
+        )
     assert time.monotonic() - start < 5
 
 

@@ -404,16 +404,15 @@ class Posting:
         """Variables ``keys`` were just bound by a unification: check and propagate."""
         store, s = self.store, self.s
         for w in keys:
-            i = store.index_of(w)
-            if i is not None:
-                val = walk(w, s)
-                if isvar(val):
-                    if not alias(store, i, val, self.queue):
-                        return False
-                    self.wake(val)  # it may have just got its domain
-                elif not is_int(val):
+            i, val = store.index_of(w), walk(w, s)
+            if isvar(val):  # it may have just got a domain, or a waiting constraint a term twice
+                if i is not None and not alias(store, i, val, self.queue):
                     return False
-                elif type(store.D[i]) is Wide:
+                self.wake(val)
+            elif i is not None:
+                if not is_int(val):
+                    return False
+                if type(store.D[i]) is Wide:
                     if val not in store.D[i] or not self.set(i, bounded(val, val)):
                         return False
                 else:
@@ -834,6 +833,7 @@ class Posting:
         negate, extra, op = _NORMAL[op]
         missing: list[tuple[Var, int | None]] = []
         self.missing(expr, True, missing)
+        missing = _uncancelled(missing)
         defined = coef = None
         if missing:
             defined, coef = missing[0]
@@ -1383,6 +1383,16 @@ class Posting:
         return self.attach(
             LexLeProp(xs, images, self.fronts(len(xs), len(images)), source=c, qs=qs)
         )
+
+
+def _uncancelled(missing: list[tuple[Var, int | None]]) -> list[tuple[Var, int | None]]:
+    """The variables with no domain that :meth:`Posting.missing` found, once each with its
+    coefficient, less those that cancel out (``x - y`` once ``y`` is bound to ``x``)."""
+    total: dict[Var, int | None] = {}
+    for w, a in missing:
+        b = total.get(w, 0)
+        total[w] = None if a is None or b is None else a + b
+    return [(w, a) for w, a in total.items() if a != 0]
 
 
 def _within(terms: tuple[tuple[int, int], ...], shift: dict[int, int]) -> bool:

@@ -178,9 +178,45 @@ WIDE_STEPS = 2000
 
 Bounds reasoning over unbounded domains need not terminate (``x < y, y < x``
 moves both lower bounds up forever); past this many steps the Wide changes
-are left unpropagated, which only weakens pruning: a contradiction shows up
-once the domains are finite.
+are left unpropagated, which only weakens pruning, unless offsets between
+variables close a cycle that no values satisfy (:func:`creeps`).
 """
+
+
+def creeps(hot: Hot) -> bool:
+    """Whether the offsets ``x <= y + c`` and ``x == y + c`` in the wake lists of ``hot`` close a
+    cycle whose offsets sum below 0: ``x < y, y < x`` (bounds reasoning would move the bounds a
+    step a turn, forever on unbounded domains), found by Bellman-Ford's rounds.
+
+    >>> from relqueens.fd.store import Model
+    >>> m = Model()
+    >>> for v in "xyz":
+    ...     m.apply(("var", v, 0, False))
+    >>> for p in (LeOffset(0, 1, -1), LeOffset(1, 2, 0)):  # x < y, y <= z
+    ...     m.apply(("prop", p))
+    >>> creeps(m.hot)
+    False
+    >>> m.apply(("prop", EqOffset(2, 0, 0)))  # z == x
+    >>> creeps(m.hot)
+    True
+    """
+    edges = []  # (u, v, c): x_v <= x_u + c
+    watch, boundwatch = hot[6], hot[8]
+    for p in {p for lists in (watch, boundwatch) for ps in lists for p in ps}:
+        if type(p) is LeOffset or type(p) is EqOffset:
+            edges.append((p.y, p.x, p.c))
+            if type(p) is EqOffset:
+                edges.append((p.x, p.y, -p.c))
+    dist = dict.fromkeys((v for u, v, _ in edges), 0)
+    for _ in range(len(dist) + 1):
+        moved = False
+        for u, v, c in edges:
+            if dist.get(u, 0) + c < dist[v]:
+                dist[v] = dist.get(u, 0) + c
+                moved = True
+        if not moved:
+            return False
+    return True
 
 
 def fixpoint(
@@ -221,8 +257,10 @@ def fixpoint(
         d = D[i]
         if type(d) is not int:  # a Wide domain: never in value elimination rows
             wide_steps += 1
-            if wide_steps > WIDE_STEPS:
-                continue  # bounds creeping towards infinity (x < y, y < x): stop, soundly
+            if wide_steps > WIDE_STEPS:  # bounds creeping (x < y, y < x): stop, soundly
+                if wide_steps == WIDE_STEPS + 1 and creeps(model.hot):
+                    return False  # offsets no values satisfy
+                continue
             if d.lo == d.hi:
                 for p in fixwatch[i]:
                     if not p.propagate(D, off, queue, i):

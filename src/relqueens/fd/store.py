@@ -29,7 +29,7 @@ from unification import Var
 
 from ..logic.state import State, Subst, as_state, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain, shown
-from .propagators import EqOffset, Gathered, Linear, Lined, Propagator, Scanned
+from .propagators import EqOffset, Gathered, LeOffset, Linear, Lined, Propagator, Scanned
 
 if TYPE_CHECKING:
     from .post import Constraint
@@ -556,8 +556,10 @@ def alias(store: FDStore, i: int, target: Var, queue: set[int]) -> bool:
 
 
 def apart(model: Model, i: int, j: int) -> bool:
-    """Whether ``model`` states ``x_i != x_j``: a ``!=`` between them (over bitsets or
-    bounds), or a ``distinct`` group that holds both with one offset."""
+    """Whether ``model`` rules out ``x_i == x_j`` by a constraint between the two alone: a
+    ``!=`` (over bitsets or bounds), a ``distinct`` group that holds both with one offset, or
+    ``x_i + c op x_j`` (``x_i < x_j``, ``x_i == x_j + 1``), which bounds reasoning over wide
+    domains would refute only a value at a time."""
     for entry in model.props:
         if entry[0] == "ne":
             _, x, y, c, _source = entry
@@ -567,8 +569,19 @@ def apart(model: Model, i: int, j: int) -> bool:
             terms = set(entry[1])
             if any((j, c) in terms for x, c in terms if x == i):
                 return True
+        elif (
+            type(p := entry[1]) in (EqOffset, LeOffset)
+            and p.vars in ((i, j), (j, i))
+            and (p.c < 0 if type(p) is LeOffset else p.c)  # x <= y + c, x == y + c
+        ):
+            return True
     for p in model.posted(Linear):
         a = dict(p.terms)
-        if p.op == "!=" and not p.k and len(a) == 2 and a.get(i, 0) == -a.get(j, 0) != 0:
+        if len(a) == 2 and a.get(i, 0) == -a.get(j, 0) != 0 and not _holds(p.k, p.op):
             return True
     return False
+
+
+def _holds(k: int, op: str) -> bool:
+    """Whether ``k op 0`` holds, for a :class:`~relqueens.fd.propagators.Linear`'s ``op``."""
+    return k == 0 if op == "==" else k <= 0 if op == "<=" else k != 0
