@@ -33,7 +33,7 @@ from .arith import AbsDifference, Function, Reified, ReifiedBound, ReifiedValue
 from .domain import MAX_WIDTH, Domain, Wide, shown
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
-from .labeling import Solutions, SolvedState, check_finite, search
+from .labeling import Solutions, SolvedState, check_finite, creeping, search
 from .post import Constraint, Distinct
 from .propagators import EqOffset, LeOffset, LexLe, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
@@ -153,6 +153,8 @@ def _enumerated(q: Any, S: State, store: FDStore, trace: SearchTrace | None) -> 
     hidden = sorted(open_.difference(shown))
     for i in shown + hidden:
         check_finite(store, i, walk(store.model.vars[i], s))
+    if creeping(store, (i for i in shown + hidden if type(D[i]) is not int)):
+        return
     accept = Solutions(S, store, shown + hidden).state
     for S2 in search(D, store, shown + hidden, exists_from=len(shown), trace=trace, accept=accept):
         yield reify(q, S2.data)  # type: ignore[union-attr]  # accept's State (False is skipped)

@@ -21,6 +21,7 @@ from .propagators import (
     HUGE,
     POWER_BITS,
     Gathered,
+    Inequality,
     LeOffset,
     Linear,
     Propagator,
@@ -295,6 +296,18 @@ class Function(Propagator):
             (lambda v: power(v, exponent)) if kind == "pow" else _FUNCTIONS[kind]  # type: ignore[arg-type, assignment, return-value]  # pow: an int exponent; beyond POWER_BITS, inf
         )
         self.vars = (*args, z)
+
+    def linear(self) -> list[Inequality]:
+        """``z >= x`` for each argument of ``max``, ``z <= x`` of ``min``, ``z >= x`` and ``z >= -x``
+        for ``abs``: what bounds reasoning creeps through (``max(x, y) < x``)."""
+        z = self.z
+        if self.kind == "max":
+            return [({x: 1, z: -1}, 0) for x in self.args if x != z]
+        if self.kind == "min":
+            return [({x: -1, z: 1}, 0) for x in self.args if x != z]
+        if self.kind == "abs" and self.args[0] != z:
+            return [({self.args[0]: 1, z: -1}, 0), ({self.args[0]: -1, z: -1}, 0)]
+        return []
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         args, z = self.args, self.z

@@ -46,7 +46,7 @@ from .equalities import fixed_by_equalities
 from .errors import DomainError
 from .implied import bound_pigeonholes, implied, loose_groups, may_group
 from .probing import Probes, scheduling
-from .propagators import Scanned, fixed, fixpoint, high, keep_ge, keep_le, low, quiet
+from .propagators import Scanned, creeps, fixed, fixpoint, high, keep_ge, keep_le, low, quiet
 from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
 from .residues import residues, tables
 from .restarts import FIRST_NODES, RESTARTABLE, Restarts
@@ -636,6 +636,15 @@ def check_finite(store: FDStore, i: int, v: object) -> None:
         raise DomainError(f"cannot label {v}: its domain {d} is infinite (bound it with fd.in_)")
 
 
+def creeping(store: FDStore, wide: Iterable[int]) -> bool:
+    """Whether the linear constraints on the variables ``wide`` (kept as bounds) have no solution
+    within the bounds (see :func:`~relqueens.fd.propagators.creeps`): checked when a labeling
+    starts on them, which would refute such constraints a value at a time (``x + y < z, z < x +
+    y`` over ``+-10**9``: hours)."""
+    model = store.current()
+    return creeps(store.D, model.off, model.hot, wide)
+
+
 def _enumerable(store: FDStore, idxs: list[int]) -> tuple[int, ...]:
     """The variables of ``idxs`` kept as finite bounds, which
     :class:`~relqueens.fd.post.Enumerable` makes bitsets where they fit."""
@@ -750,6 +759,9 @@ class Label(Goal):
             wide := _enumerable(store, open_indices(store, self.variables, s))
         ):
             from .post import Enumerable, post_into
+
+            if creeping(store, wide):
+                return
 
             S = S.copy()
             if not post_into(S, [Enumerable(wide)]):

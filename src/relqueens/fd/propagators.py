@@ -21,8 +21,9 @@ Two kinds of propagation run from one queue of changed variables:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from itertools import accumulate, compress, pairwise
-from math import ceil, floor
+from functools import reduce
+from itertools import accumulate, compress, pairwise, product
+from math import ceil, floor, gcd
 from operator import itemgetter, lshift
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
         batched: bool
 
         def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool: ...
+        def linear(self) -> list[Inequality]: ...
 
     Wakes = Sequence[Sequence[Woken]]
     Hot = tuple[
@@ -173,6 +175,15 @@ def sum_range(
     return least, most
 
 
+Inequality = tuple[dict[int, int], int]
+"""``({j: a_j}, k)``: the linear constraint ``sum(a_j * x_j) + k <= 0`` (see :meth:`Propagator.linear`)."""
+
+
+def negated(terms: dict[int, int], k: int) -> Inequality:
+    """The row ``-sum(a_j * x_j) - k <= 0``: with ``(terms, k)``, an equality."""
+    return {j: -a for j, a in terms.items()}, -k
+
+
 WIDE_STEPS = 2000
 """How many times one fixpoint propagates the changes of Wide domains.
 
@@ -183,10 +194,19 @@ variables close a cycle that no values satisfy (:func:`creeps`).
 """
 
 
-def creeps(hot: Hot) -> bool:
-    """Whether the offsets ``x <= y + c`` and ``x == y + c`` in the wake lists of ``hot`` close a
-    cycle whose offsets sum below 0: ``x < y, y < x`` (bounds reasoning would move the bounds a
-    step a turn, forever on unbounded domains), found by Bellman-Ford's rounds.
+def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool:
+    """Whether the linear constraints connected to some FD variable of ``seeds`` (the rows
+    :meth:`Propagator.linear` gives for the propagators in the wake lists of ``hot``: offsets
+    ``x <= y + c``, ``x == y + c``, sums ``<=`` and ``==``, ``z == max(x, y)``) have no solution within
+    the domains' bounds: ``x < y, y < x``, or ``x < y, y < x + z`` with ``z`` in ``0..1``, where
+    bounds reasoning would move the bounds a step a turn (forever on unbounded domains).
+
+    Found by eliminating the variables one by one (Fourier-Motzkin): each
+    pair of rows with opposite signs on a variable adds up to a row without
+    it, divided by the gcd of its coefficients with the constant rounded up
+    (sound for integers), until a row ``k <= 0`` with ``k > 0`` proves the
+    constraints unsatisfiable; once for each set of variables the rows
+    connect. ``False`` (not proved) past :data:`ROWS` rows or :data:`TERMS` terms.
 
     >>> from relqueens.fd.store import Model
     >>> m = Model()
@@ -194,29 +214,84 @@ def creeps(hot: Hot) -> bool:
     ...     m.apply(("var", v, 0, False))
     >>> for p in (LeOffset(0, 1, -1), LeOffset(1, 2, 0)):  # x < y, y <= z
     ...     m.apply(("prop", p))
-    >>> creeps(m.hot)
+    >>> D = [Wide(-10**9, 10**9)] * 3
+    >>> creeps(D, m.off, m.hot, [0])
     False
     >>> m.apply(("prop", EqOffset(2, 0, 0)))  # z == x
-    >>> creeps(m.hot)
+    >>> creeps(D, m.off, m.hot, [0])
     True
     """
-    edges = []  # (u, v, c): x_v <= x_u + c
-    watch, boundwatch = hot[6], hot[8]
-    for p in {p for lists in (watch, boundwatch) for ps in lists for p in ps}:
-        if type(p) is LeOffset or type(p) is EqOffset:
-            edges.append((p.y, p.x, p.c))
-            if type(p) is EqOffset:
-                edges.append((p.x, p.y, -p.c))
-    dist = dict.fromkeys((v for u, v, _ in edges), 0)
-    for _ in range(len(dist) + 1):
-        moved = False
-        for u, v, c in edges:
-            if dist.get(u, 0) + c < dist[v]:
-                dist[v] = dist.get(u, 0) + c
-                moved = True
-        if not moved:
+    rows: dict[int, list[Inequality]] = {}  # by variable
+    for p in {p for lists in hot[6:10] for ps in lists for p in ps}:  # the wake lists
+        for row in p.linear():
+            for j in row[0]:
+                rows.setdefault(j, []).append(row)
+    linked: set[int] = set()
+    for i in seeds:
+        if i in linked:
+            continue
+        linked.add(i)
+        todo, near = [i], {i}
+        chosen: dict[int, Inequality] = {}
+        while todo and len(chosen) <= ROWS:  # the rows connected to i
+            for row in rows.get(todo.pop(), ()):
+                chosen[id(row)] = row
+                for j in row[0].keys() - near:
+                    near.add(j)
+                    todo.append(j)
+        linked |= near
+        system = list(chosen.values())
+        for j in near:
+            lo, hi = low(D[j], off[j]), high(D[j], off[j])
+            if lo != -INF:
+                system.append(({j: -1}, int(lo)))
+            if hi != INF:
+                system.append(({j: 1}, -int(hi)))
+        if _unsatisfiable(system):
+            return True
+    return False
+
+
+ROWS = 300
+"""The rows :func:`creeps` eliminates at most (beyond, it gives up: not proved)."""
+TERMS = 10_000
+"""The terms :func:`creeps` may read in all, a round of elimination reading every row's and a
+sum of two rows both rows' (beyond, it gives up: dense sums)."""
+
+
+def _unsatisfiable(system: list[Inequality]) -> bool:
+    """Whether the rows ``sum(a_j * x_j) + k <= 0`` of ``system`` have no integer solution, as far
+    as Fourier-Motzkin elimination shows within :data:`ROWS` rows and :data:`TERMS` terms (see
+    :func:`creeps`)."""
+    made = 0
+    while len(system) <= ROWS and made <= TERMS:
+        if any(not a and k > 0 for a, k in system):
+            return True
+        system = [(a, k) for a, k in system if a]
+        signs: dict[int, list[int]] = {}
+        for a, _ in system:
+            made += len(a)
+            for j, c in a.items():
+                signs.setdefault(j, [0, 0])[c < 0] += 1
+        if not signs:
             return False
-    return True
+        v = min(signs, key=lambda j: signs[j][0] * signs[j][1])
+        ups = [r for r in system if r[0].get(v, 0) > 0]
+        downs = [r for r in system if r[0].get(v, 0) < 0]
+        system = [r for r in system if v not in r[0]]
+        for (a, k), (b, m) in product(ups, downs):
+            p, q = -b[v], a[v]  # p * a + q * b drops v
+            row = {j: p * a.get(j, 0) + q * b.get(j, 0) for j in a.keys() | b.keys()}
+            row = {j: c for j, c in row.items() if c}
+            made += len(a) + len(b)
+            if made > TERMS:
+                return False
+            g = reduce(gcd, row.values(), 0)
+            k2 = p * k + q * m
+            system.append(
+                ({j: c // g for j, c in row.items()}, -(-k2 // g)) if g > 1 else (row, k2)
+            )
+    return False
 
 
 def fixpoint(
@@ -258,7 +333,7 @@ def fixpoint(
         if type(d) is not int:  # a Wide domain: never in value elimination rows
             wide_steps += 1
             if wide_steps > WIDE_STEPS:  # bounds creeping (x < y, y < x): stop, soundly
-                if wide_steps == WIDE_STEPS + 1 and creeps(model.hot):
+                if wide_steps == WIDE_STEPS + 1 and creeps(D, off, model.hot, (i,)):
                     return False  # offsets no values satisfy
                 continue
             if d.lo == d.hi:
@@ -433,6 +508,11 @@ class Propagator(ABC):
     """The class of :class:`Scanned` that checks this propagator's value supports together with
     the others on the same variable (if it takes them)."""
 
+    def linear(self) -> list[Inequality]:
+        """Rows ``sum(a_j * x_j) + k <= 0`` that hold wherever the constraint does (none here):
+        what :func:`creeps` eliminates."""
+        return []
+
     def supports(self, off: list[int]) -> Iterable[tuple[int, int, int, int]]:
         """``(x, b, j, p)``: wake when ``x`` lacks bit ``b`` while ``j`` has bit ``p`` (none here).
 
@@ -501,6 +581,10 @@ class EqOffset(Propagator):
     def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
 
+    def linear(self) -> list[Inequality]:
+        row = {self.x: 1, self.y: -1}
+        return [(row, -self.c), negated(row, -self.c)]
+
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, c = self.x, self.y, self.c
         dx, dy = D[x], D[y]
@@ -536,6 +620,9 @@ class LeOffset(Propagator):
 
     def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
+
+    def linear(self) -> list[Inequality]:
+        return [({self.x: 1, self.y: -1}, -self.c)]
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, c = self.x, self.y, self.c
@@ -583,6 +670,12 @@ class Linear(Propagator):
         self.vars = tuple(i for i, _ in terms)
         self.on_bounds = op != "!="
         self.batched = len(terms) >= self.LONG
+
+    def linear(self) -> list[Inequality]:
+        if self.op == "!=":
+            return []
+        row = dict(self.terms)
+        return [(row, self.k)] if self.op == "<=" else [(row, self.k), negated(row, self.k)]
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         if self.op == "!=":
