@@ -29,7 +29,7 @@ from unification import Var
 
 from ..logic.state import State, Subst, as_state, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain, shown
-from .propagators import EqOffset, Gathered, LeOffset, Linear, Lined, Propagator, Scanned
+from .propagators import EqOffset, Gathered, Linear, Lined, Propagator, Scanned
 
 if TYPE_CHECKING:
     from .post import Constraint
@@ -569,19 +569,12 @@ def apart(model: Model, i: int, j: int) -> bool:
             terms = set(entry[1])
             if any((j, c) in terms for x, c in terms if x == i):
                 return True
-        elif (
-            type(p := entry[1]) in (EqOffset, LeOffset)
-            and p.vars in ((i, j), (j, i))
-            and (p.c < 0 if type(p) is LeOffset else p.c)  # x <= y + c, x == y + c
-        ):
-            return True
+        elif i in (p := entry[1]).vars and j in p.vars:
+            for a, k in p.linear():  # sum(a_v * x_v) + k <= 0: with x_i == x_j, k <= 0
+                if k > 0 and a.keys() <= {i, j} and a.get(i, 0) + a.get(j, 0) == 0:
+                    return True
     for p in model.posted(Linear):
         a = dict(p.terms)
-        if len(a) == 2 and a.get(i, 0) == -a.get(j, 0) != 0 and not _holds(p.k, p.op):
+        if p.op == "!=" and not p.k and len(a) == 2 and a.get(i, 0) == -a.get(j, 0) != 0:
             return True
     return False
-
-
-def _holds(k: int, op: str) -> bool:
-    """Whether ``k op 0`` holds, for a :class:`~relqueens.fd.propagators.Linear`'s ``op``."""
-    return k == 0 if op == "==" else k <= 0 if op == "<=" else k != 0
