@@ -405,7 +405,9 @@ class Posting:
         store, s = self.store, self.s
         for w in keys:
             i, val = store.index_of(w), walk(w, s)
-            if isvar(val):  # it may have just got a domain, or a waiting constraint a term twice
+            if isvar(
+                val
+            ):  # val may have just got a domain, or a constraint waiting on it hold it twice
                 if i is not None and not alias(store, i, val, self.queue):
                     return False
                 self.wake(val)
