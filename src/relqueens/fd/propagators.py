@@ -221,6 +221,9 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
     >>> creeps(D, m.off, m.hot, [0])
     True
     """
+    seeds = list(seeds)
+    if not seeds:  # the usual case when a run labels what is left open: bitsets only
+        return False
     rows: dict[int, list[Inequality]] = {}  # by variable
     for p in {p for lists in hot[6:10] for ps in lists for p in ps}:  # the wake lists
         for row in p.linear():
