@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fd_property import run, shuffled  # the guarded run: QueryHung past 5 s
 
-from relqueens import eq, fd, vars
+from relqueens import DomainError, eq, fd, vars
 from relqueens.fd.labeling import creeping
 from relqueens.fd.post import post_into
 from relqueens.fd.store import store_of
@@ -220,3 +220,11 @@ def test_sums_with_a_solution_over_wide_domains_are_not_refuted(model, first):
     store = store_of(S)
     wide = [i for i, d in enumerate(store.D) if type(d) is not int]
     assert not creeping(store, wide)
+
+
+def test_equal_values_without_domains_are_too_many_to_label():
+    """Bad input kept: ``x <= y`` then ``x = y`` without domains holds for every integer, and
+    labeling it is a ``DomainError`` naming the variable and the cure (not ``()``)."""
+    x, y = vars(2)
+    with pytest.raises(DomainError, match=r"cannot label .*infinite \(bound it with fd\.in_\)"):
+        run(0, (x, y), x <= y, eq(y, x))
