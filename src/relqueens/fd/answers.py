@@ -215,8 +215,7 @@ def residual(q: Any, S: State) -> Residual:
             rel = _describe(entry[1], term_of)
             if not isinstance(rel, Relation) or (rel.lhs - rel.rhs).terms:
                 found.append(rel)  # (not x == x)
-    for constraints in store.pending.values():
-        found.extend(constraints)
+    found.extend({id(c): c for cs in store.pending.values() for c in cs}.values())  # once each
     # a constraint shown as posted names its variables as posted: those bound since (to a
     # value, a fixed one's included, or to another variable) are said so (posted back alone,
     # they would have no domain)

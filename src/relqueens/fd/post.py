@@ -320,9 +320,29 @@ class Posting:
         return True
 
     def wake(self, v: Var) -> None:
-        """Schedule the constraints waiting on ``v`` to be posted again."""
+        """Schedule the constraints waiting on ``v`` to be posted again.
+
+        A ``distinct`` waits on each of its variables without a bitset domain
+        (a unification of any two may repeat a term): woken by one, it stops
+        waiting on the others.
+        """
         if v in self.store.pending:
-            self.reposts.extend(self._pending().pop(v))
+            woken = self._pending().pop(v)
+            for c in woken:
+                if type(c) is Distinct:
+                    self.unwait(c)
+            self.reposts.extend(woken)
+
+    def unwait(self, c: Distinct) -> None:
+        pending = self.store.pending
+        for term in c.terms:
+            w = walk(term.offset_var()[0] if isinstance(term, Lin) else term, self.s)  # type: ignore[index]  # distinct() keeps x + c terms only
+            if w in pending:
+                kept = tuple(other for other in pending[w] if other is not c)
+                if kept:
+                    pending[w] = kept
+                else:
+                    del pending[w]
 
     def wake_index(self, i: int) -> None:
         """Schedule the constraints waiting on any variable that is (or is bound to) FD variable ``i``."""
@@ -719,26 +739,30 @@ class Posting:
 
     def post_distinct(self, c: Distinct) -> bool:
         members: list[tuple[int, int]] = []
-        seen: set[tuple[int, int]] = set()  # a term twice fails, before any term waits
+        seen: set[tuple[Any, int]] = set()  # a term twice fails, before any term waits
         taken: set[int] = set()
+        waits: list[Var] = []
         index, D = self.store.current().index, self.store.D
         for term in c.terms:
             v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)  # type: ignore[misc]  # distinct() keeps x + c terms only
             w = walk(v, self.s)
             if isvar(w):
+                if (w, k) in seen:
+                    return False
+                seen.add((w, k))
                 i = index.get(w)
                 if i is None or (type(D[i]) is Wide and not self.as_bitset(i)):
-                    return self.wait(w, c)
-                if (i, k) in seen:
-                    return False
-                seen.add((i, k))
-                members.append((i, k))
+                    waits.append(w)
+                elif not waits:
+                    members.append((i, k))
             elif is_int(w):
                 if w + k in taken:
                     return False
                 taken.add(w + k)
             else:
                 return False
+        if waits:
+            return all(self.wait(w, c) for w in dict.fromkeys(waits))
         stated, members = members, self.rooted(members)
         kept = self.distinct_group(members, c, taken)
         if kept is None:

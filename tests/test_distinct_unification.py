@@ -1,0 +1,126 @@
+"""``distinct`` with terms that a unification makes equal fails, domains or not.
+
+``fd.distinct([x, y])`` then ``y = x`` without domains waited on ``x`` before it
+looked for a repeated term: the query raised ``DomainError`` ("cannot label"),
+and with ``residual=True`` it answered ``(x, x)``, an answer to a query that has
+none.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_fd_property import run, shuffled  # the guarded run: QueryHung past 5 s
+
+from relqueens import eq, fd, vars
+from relqueens.fd.post import post_into
+from relqueens.fd.store import store_of
+from relqueens.logic.state import State
+
+SMALL = range(-2, 3)
+
+
+@pytest.mark.parametrize("first", [True, False])
+@pytest.mark.parametrize("domain", [True, False])
+def test_a_term_twice_after_a_unification_fails(first, domain):
+    x, y, z = vars(3)
+    for terms in ([x, y], [x + 1, y + 1, z], [x, z, y]):
+        goals = [fd.distinct(terms), eq(y, x)]
+        if domain:
+            goals.append(fd.in_(x, y, z, fd.interval(0, 5)))
+        if not first:
+            goals.reverse()
+        assert run(0, (x, y, z), *goals, residual=True) == ()
+        assert run(0, (x, y, z), *goals) == ()
+
+
+def test_terms_a_unification_keeps_apart_stay():
+    """``x + 1`` and ``y`` with ``y = x`` differ for every ``x``: the answer keeps ``x`` free."""
+    x, y = vars(2)
+    answers = run(0, (x, y), fd.distinct([x + 1, y]), eq(y, x), residual=True)
+    assert len(answers) == 1 and answers[0].term == (x, x)
+
+
+def test_a_distinct_waiting_on_many_variables_is_shown_and_posted_once():
+    """Without domains a ``distinct`` waits on each of its variables; the residual shows it once.
+    As its variables get domains one by one, it waits on each of the others once, and is posted
+    once (its propagators once) when the last one has a domain."""
+    x, y, z, w = vars(4)
+    c = fd.distinct([x, y, z, w])
+    (answer,) = run(0, (x, y, z, w), c, residual=True)
+    assert answer.constraints == (c,)
+    S = State()
+    for v, rest in ((x, (y, z, w)), (y, (z, w)), (z, (w,))):
+        assert post_into(
+            S, [c, fd.in_(v, fd.interval(0, 3))] if v is x else [fd.in_(v, fd.interval(0, 3))]
+        )
+        assert store_of(S).pending == dict.fromkeys(rest, (c,))
+    assert post_into(S, [fd.in_(w, fd.interval(0, 3))])
+    store = store_of(S)
+    assert not store.pending
+    assert [e[0] for e in store.current().props] == ["distinct", "prop"]  # a pigeonhole check
+
+
+@st.composite
+def systems(draw):
+    """``distinct`` over offset terms and integers, unifications and pins, with or without a
+    domain, in any order."""
+    n = draw(st.integers(2, 4))
+    index = st.integers(0, n - 1)
+    term = st.one_of(st.tuples(index, st.integers(-1, 1)), st.sampled_from(SMALL))
+    groups = st.tuples(st.just("distinct"), st.lists(term, min_size=2, max_size=4))
+    unify = st.tuples(st.just("unify"), index, index)
+    pin = st.tuples(st.just("pin"), index, st.sampled_from(SMALL))
+    items = draw(st.lists(st.one_of(groups, groups, unify, pin), min_size=1, max_size=5))
+    if draw(st.booleans()):
+        items.append(("in",))
+    return n, shuffled(draw, items)
+
+
+def _goals(items, vs):
+    goals = []
+    for item in items:
+        if item[0] == "in":
+            goals.append(fd.in_(*vs, fd.interval(SMALL[0], SMALL[-1])))
+        elif item[0] == "unify":
+            goals.append(eq(vs[item[1]], vs[item[2]]))
+        elif item[0] == "pin":
+            goals.append(eq(vs[item[1]], item[2]))
+        else:
+            goals.append(fd.distinct([t if type(t) is int else vs[t[0]] + t[1] for t in item[1]]))
+    return goals
+
+
+def _holds(items, a):
+    for item in items:
+        if item[0] == "unify" and a[item[1]] != a[item[2]]:
+            return False
+        if item[0] == "pin" and a[item[1]] != item[2]:
+            return False
+        if item[0] == "distinct":
+            values = [t if type(t) is int else a[t[0]] + t[1] for t in item[1]]
+            if len(set(values)) < len(values):
+                return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(systems())
+def test_distinct_and_unifications_agree_with_brute_force(system):
+    """With a domain, the answers are exactly the points that satisfy every item; without one,
+    there is an answer (kept residual) exactly when some integers satisfy every item, that is
+    when some point of a range as wide as the terms can spread does."""
+    n, items = system
+    vs = vars(n)
+    goals = _goals(items, vs)
+    if ("in",) in items:
+        expected = {p for p in itertools.product(SMALL, repeat=n) if _holds(items, p)}
+        assert set(run(0, tuple(vs), *goals)) == expected
+        return
+    spread = range(-8, 9)  # four variables, offsets within 1 and integers within 2: room enough
+    satisfiable = any(_holds(items, p) for p in itertools.product(spread, repeat=n))
+    answers = run(1, tuple(vs), *goals, residual=True)
+    assert bool(answers) == satisfiable
