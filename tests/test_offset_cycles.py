@@ -136,6 +136,29 @@ def test_offsets_over_wide_domains_agree_with_small_ones(system):
         assert _holds(system, got[0])
 
 
+@settings(max_examples=300, deadline=None)
+@given(systems())
+def test_a_residual_answer_without_domains_is_found_exactly_when_values_are(system):
+    """Without domains each variable is ``inf..sup``, which bounds reasoning keeps; the residual
+    answer is checked as a labeling is (offsets: elimination is exact), so there is one exactly
+    when some integers satisfy the system (when some do within ``-20..20``, as above)."""
+    k, items = system
+    small, free = vars(k), vars(k)
+    expected = run(1, tuple(small), *_goals(system, small, 20))
+    unbounded = (k, [item for item in items if item[0] != "in"])
+    got = run(1, tuple(free), *_goals(unbounded, free, None), residual=True)
+    assert bool(got) == bool(expected)
+
+
+def test_a_residual_whose_sums_have_no_solution_is_no_answer():
+    x, y, z = vars(3)
+    assert run(0, (x, y, z), z < y, x < z, eq(y, x), residual=True) == ()
+    assert run(0, (x, y), x < y, y < x + 1, residual=True) == ()
+    assert run(0, (x, y, z), x + y < z, z < x + y, residual=True) == ()
+    (answer,) = run(0, (x, y), x < y, y <= x + 1, residual=True)
+    assert len(answer.constraints) == 2  # y == x + 1: kept open
+
+
 def test_a_cycle_through_sums_fails_at_once():
     """Sums (and ``max``, ``min``, ``abs``) whose bounds would creep, or that no values within
     the bounds satisfy and a labeling would refute a value at a time: eliminated over ``+-10**9``

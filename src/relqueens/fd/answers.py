@@ -163,7 +163,14 @@ def _enumerated(q: Any, S: State, store: FDStore, trace: SearchTrace | None) -> 
 Tabled.answers = staticmethod(labeled)  # a tabled relation's answers are labeled as run's are
 
 
-def _residual_answer(q: Any, S: State) -> tuple[Residual]:
+def _residual_answer(q: Any, S: State) -> tuple[Residual, ...]:
+    """The residual answer, none if the linear constraints on variables kept as bounds have no
+    solution (``x < y, y < x`` without domains: each is ``inf..sup``, which propagation keeps)."""
+    store = store_of(S)
+    if store is not None and creeping(
+        store, (i for i, d in enumerate(store.D) if type(d) is Wide and d.lo != d.hi)
+    ):
+        return ()
     return (residual(q, S),)
 
 
