@@ -80,6 +80,31 @@ def test_a_cycle_of_offsets_below_zero_fails_at_once(width):
     assert answers == ((-n, -n + 2, -n),)
 
 
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_disequality_the_offsets_leave_no_room_for_fails_at_once(width):
+    """``x != y`` (or a sum ``!=``) beside offsets that pin ``x - y``, in any order, and a
+    reified relation whose 0/1 variable is fixed: no answer, where a labeling over ``+-10**9``
+    refuted them a value at a time (SWI's clpfd too, but ``x #= y``, which it unifies)."""
+    x, y, b = vars(3)
+    n = WIDTHS[width]
+    dom = fd.in_(x, y, fd.interval(-n, n))
+    start = time.process_time()
+    for goals in (
+        [fd.ne(x, y), fd.eq(x, y)],
+        [fd.eq(x, y), fd.ne(x, y)],
+        [fd.ne(x + 1, y), y == x + 1],
+        [x <= y + 2, fd.ne(x, y + 2), y < x - 1],
+        [fd.ne(2 * x - 2 * y, 4), x <= y + 2, y + 2 <= x],
+        [fd.reify(x < y, b), fd.reify(y < x, b), eq(b, 1)],
+        [fd.reify(x < y, b), fd.reify(y < x + 1, b), eq(b, 0)],
+    ):
+        assert run(1, (x, y), dom, *goals) == ()
+        assert run(1, (x, y), *goals[::-1], dom) == ()
+    assert time.process_time() - start < 3
+    answers = run(1, (x, y), dom, x <= y + 2, fd.ne(x, y + 1), y < x - 1)
+    assert answers == ((-n + 2, -n),)
+
+
 @st.composite
 def systems(draw):
     """Up to four variables, offsets ``x_i + c op x_j`` and unifications, in any order."""
@@ -90,6 +115,12 @@ def systems(draw):
     )
     unify = st.tuples(st.just("unify"), index, index)
     items = draw(st.lists(st.one_of(offsets, offsets, unify), min_size=1, max_size=6))
+    items += draw(
+        st.lists(
+            st.tuples(st.just("offset"), index, index, st.integers(-3, 3), st.just("!=")),
+            max_size=1,
+        )
+    )  # one: see below
     return n, shuffled(draw, [("in",), *items])
 
 
@@ -104,7 +135,15 @@ def _goals(system, vs, n):
         else:
             _, i, j, c, op = item
             a, b = vs[i] + c, vs[j]
-            goals.append(a < b if op == "<" else a <= b if op == "<=" else a == b)
+            goals.append(
+                a < b
+                if op == "<"
+                else a <= b
+                if op == "<="
+                else a == b
+                if op == "=="
+                else fd.ne(a, b)
+            )
     return goals
 
 
@@ -116,7 +155,9 @@ def _holds(system, answer):
         if item[0] == "offset":
             _, i, j, c, op = item
             a, b = answer[i] + c, answer[j]
-            if not (a < b if op == "<" else a <= b if op == "<=" else a == b):
+            if not (
+                a < b if op == "<" else a <= b if op == "<=" else a == b if op == "==" else a != b
+            ):
                 return False
     return True
 
@@ -126,7 +167,10 @@ def _holds(system, answer):
 def test_offsets_over_wide_domains_agree_with_small_ones(system):
     """Over ``+-10**9`` a system has an answer exactly when it has one over ``-20..20`` (offsets
     of at most 3 between four variables span at most 9 values, and shifting every value keeps
-    an answer): the wide query finds it (or fails) without creeping, and its answer holds."""
+    an answer): the wide query finds it (or fails) without creeping, and its answer holds.
+    The offsets' rows leave each difference ``x_i - x_j`` an interval of values, so one ``!=``
+    fails them exactly when they pin its difference (two can rule out an interval of two
+    values between them, which SWI's clpfd and this one refute a value at a time)."""
     k = system[0]
     small, wide = vars(k), vars(k)
     expected = run(1, tuple(small), *_goals(system, small, 20))

@@ -33,7 +33,7 @@ from .arith import AbsDifference, Function, Reified, ReifiedBound, ReifiedValue
 from .domain import MAX_WIDTH, Domain, Wide, shown
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
-from .labeling import Solutions, SolvedState, check_finite, creeping, search
+from .labeling import Solutions, SolvedState, check_finite, creeping, search, with_equalities
 from .post import Constraint, Distinct
 from .propagators import EqOffset, LeOffset, LexLe, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
@@ -136,6 +136,10 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterable[Any]
 
 def _enumerated(q: Any, S: State, store: FDStore, trace: SearchTrace | None) -> Iterator[Any]:
     """The answers of :func:`labeled` when some FD variables are still open."""
+    fixed = with_equalities(S, store)
+    if fixed is None:
+        return
+    S, store = fixed, store_of(fixed)  # type: ignore[assignment]  # S had a store
     s, D = S.data, store.D
     term = reify(q, s)
     private = store.model.private

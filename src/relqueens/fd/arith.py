@@ -671,6 +671,10 @@ class Reified(Propagator):
             return False
         return self.enforce[off[self.b] + db.bit_length() - 1].entailed(D, off)
 
+    def enforced(self, D: list[Dom], off: list[int]) -> Propagator:
+        db = D[self.b]
+        return self if db & (db - 1) else self.enforce[off[self.b] + db.bit_length() - 1]
+
 
 class OneVariableTest(Propagator):
     """``b == (x test c)`` for a test of one variable against a value: ``same`` is the value of

@@ -661,6 +661,19 @@ other variables' constraints the equalities would have refuted (residual answers
 labeling gives the same answers either way."""
 
 
+def with_equalities(S: State, store: FDStore) -> State | None:
+    """``S`` with what its linear equalities fix together posted (see
+    :func:`~relqueens.fd.equalities.fixed_by_equalities`; ``S`` itself if nothing), or ``None``
+    if they have no integer point together: done when a labeling starts."""
+    fixes = fixed_by_equalities(store.current(), store.D)
+    if not fixes:
+        return S
+    from .post import post_into
+
+    S = S.copy()
+    return S if post_into(S, [fixes]) else None
+
+
 def _few(store: FDStore, values: list[Any]) -> bool:
     """Whether the variables among ``values`` (walked) have at most :data:`FEW` combinations of
     values between them (bitset domains)."""
@@ -744,17 +757,11 @@ class Label(Goal):
         # the equalities combined once the labeling starts, but for a tree of few leaves,
         # searched at once, before any analysis (which costs more: L(2,3) 0.29 to 0.19 ms)
         few = alone and store is not None and _few(store, values)
-        if (
-            store is not None
-            and not few
-            and (fixes := fixed_by_equalities(store.current(), store.D))
-        ):
-            from .post import post_into
-
-            S = S.copy()
-            if not post_into(S, [fixes]):
+        if store is not None and not few:
+            fixed = with_equalities(S, store)
+            if fixed is None:
                 return
-            s, store = S.data, store_of(S)
+            S, s, store = fixed, fixed.data, store_of(fixed)
         if store is not None and (
             wide := _enumerable(store, open_indices(store, self.variables, s))
         ):

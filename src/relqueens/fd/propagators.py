@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 
         def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool: ...
         def linear(self) -> list[Inequality]: ...
+        def disequal(self) -> list[Inequality]: ...
+        def enforced(self, D: list[Dom], off: list[int]) -> Propagator: ...
 
     Wakes = Sequence[Sequence[Woken]]
     Hot = tuple[
@@ -207,6 +209,9 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
     (sound for integers), until a row ``k <= 0`` with ``k > 0`` proves the
     constraints unsatisfiable; once for each set of variables the rows
     connect. ``False`` (not proved) past :data:`ROWS` rows or :data:`TERMS` terms.
+    A sum ``!=`` over variables of one such set fails if the rows allow it
+    neither below nor above (``x != y`` beside ``x <= y, y <= x``). A reified
+    relation whose 0/1 variable is fixed gives the rows of what it enforces.
 
     >>> from relqueens.fd.store import Model
     >>> m = Model()
@@ -225,10 +230,13 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
     if not seeds:  # the usual case when a run labels what is left open: bitsets only
         return False
     rows: dict[int, list[Inequality]] = {}  # by variable
+    apart: list[Inequality] = []  # sum(a_j * x_j) + k != 0
     for p in {p for lists in hot[6:10] for ps in lists for p in ps}:  # the wake lists
-        for row in p.linear():
+        q = p.enforced(D, off)
+        for row in q.linear():
             for j in row[0]:
                 rows.setdefault(j, []).append(row)
+        apart += q.disequal()
     linked: set[int] = set()
     for i in seeds:
         if i in linked:
@@ -252,6 +260,11 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
                 system.append(({j: 1}, -int(hi)))
         if _unsatisfiable(system):
             return True
+        for a, k in apart:
+            if a.keys() <= near and all(
+                _unsatisfiable([*system, row]) for row in ((a, k + 1), negated(a, k - 1))
+            ):
+                return True  # the rows leave sum + k neither <= -1 nor >= 1
     return False
 
 
@@ -516,6 +529,16 @@ class Propagator(ABC):
         what :func:`creeps` eliminates."""
         return []
 
+    def disequal(self) -> list[Inequality]:
+        """Sums ``sum(a_j * x_j) + k`` that differ from 0 wherever the constraint holds (none
+        here): what :func:`creeps` checks its rows leave room for."""
+        return []
+
+    def enforced(self, D: list[Dom], off: list[int]) -> Propagator:
+        """The propagator that acts for this one in domains ``D`` (itself here; a reified
+        relation's, once its 0/1 variable is fixed): whose rows :func:`creeps` reads."""
+        return self
+
     def supports(self, off: list[int]) -> Iterable[tuple[int, int, int, int]]:
         """``(x, b, j, p)``: wake when ``x`` lacks bit ``b`` while ``j`` has bit ``p`` (none here).
 
@@ -662,7 +685,7 @@ class Linear(Propagator):
     variable is left open and checks when none is.
     """
 
-    __slots__ = ("batched", "k", "on_bounds", "op", "terms")
+    __slots__ = ("batched", "k", "on_bounds", "op", "strided", "terms")
     LONG = 12
     """Sums of at least this many terms are batched (short ones run at once, which costs less)."""
 
@@ -673,12 +696,18 @@ class Linear(Propagator):
         self.vars = tuple(i for i, _ in terms)
         self.on_bounds = op != "!="
         self.batched = len(terms) >= self.LONG
+        self.strided = op == "==" and any(a not in (1, -1) for _, a in terms)
+        """Whether the open terms' coefficients may share a factor the rest must divide
+        (``2*y + 2*z == 1 - x``: ``x`` odd)."""
 
     def linear(self) -> list[Inequality]:
         if self.op == "!=":
             return []
         row = dict(self.terms)
         return [(row, self.k)] if self.op == "<=" else [(row, self.k), negated(row, self.k)]
+
+    def disequal(self) -> list[Inequality]:
+        return [(dict(self.terms), self.k)] if self.op == "!=" else []
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         if self.op == "!=":
@@ -704,7 +733,11 @@ class Linear(Propagator):
             most += hi
             if hi - lo > widest:
                 widest = hi - lo
-        if least > 0 or (both and most < 0):
+        if (
+            least > 0
+            or (both and most < 0)
+            or (self.strided and _indivisible(terms, self.k, D, off))
+        ):
             return False
         if widest <= -least and (not both or widest <= most):
             return True  # every term fits within what the others leave: nothing to narrow
@@ -755,6 +788,8 @@ class Linear(Propagator):
                 most += hi
         if (not low_inf and least > 0) or (both and not high_inf and most < 0):
             return False
+        if self.strided and _indivisible(self.terms, self.k, D, off):
+            return False
         for (j, a), (lo, hi) in zip(self.terms, spans):
             others_low = low_inf - (lo == -inf)
             others_high = high_inf - (hi == inf)
@@ -789,6 +824,25 @@ class Linear(Propagator):
         if total % a:
             return True
         return narrow(D, queue, i, without(D[i], off[i], -total // a))
+
+
+def _indivisible(terms: tuple[tuple[int, int], ...], k: int, D: list[Dom], off: list[int]) -> bool:
+    """Whether ``sum(a_j * x_j) + k == 0`` has no integer solution in domains ``D`` because the
+    gcd of the open terms' coefficients does not divide the rest.
+
+    >>> _indivisible(((0, 2), (1, 2), (2, 1)), -1, [Wide(0, 4), Wide(0, 4), 1], [0, 0, 2])
+    True
+    """
+    g, rest = 0, k
+    for j, a in terms:
+        d = D[j]
+        if type(d) is int and not d & (d - 1):
+            rest += a * (off[j] + d.bit_length() - 1)
+        elif type(d) is Wide and d.lo == d.hi:
+            rest += a * d.lo  # type: ignore[assignment]  # equal bounds are finite
+        else:
+            g = gcd(g, a)
+    return g > 1 and rest % g != 0
 
 
 def _total_bounds(a: int, k: int, op: str) -> tuple[int | float, int | float]:
@@ -954,7 +1008,11 @@ class BoolLinear(Linear):
                 lo, hi = low(D[j], o), high(D[j], o)
             least += a * lo if a > 0 else a * hi  # type: ignore[assignment]  # finite: checked above
             most += a * hi if a > 0 else a * lo  # type: ignore[assignment]  # as above
-        if least > 0 or (both and most < 0):
+        if (
+            least > 0
+            or (both and most < 0)
+            or (self.strided and _indivisible(self.terms, self.k, D, off))
+        ):
             return False
         room = min(-least, most) if both else -least
         for j, a in self.largest:
