@@ -27,14 +27,15 @@ from ..logic.disequality import DisequalityStore, neq
 from ..logic.goals import GoalLike, eq
 from ..logic.reify import reify
 from ..logic.run import run as logic_run
-from ..logic.state import State, isvar, walk
+from ..logic.state import State, Subst, isvar, walk
 from ..logic.tabling import Tabled
 from .arith import AbsDifference, Function, Reified, ReifiedBound, ReifiedValue
 from .domain import MAX_WIDTH, Domain, Wide, shown
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
+from .globals import AllDistinct
 from .labeling import Solutions, SolvedState, check_finite, creeping, search, with_equalities
-from .post import Constraint, Distinct
+from .post import Constraint, Distinct, repeated
 from .propagators import EqOffset, LeOffset, LexLe, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
 from .terms import Aux, Lin, Relation, aux, lin
@@ -104,6 +105,15 @@ def _term_vars(term: Any) -> Iterator[Any]:
             stack.extend(getattr(t, name) for name in reversed(named))
 
 
+def _repeats(store: FDStore, s: Subst) -> bool:
+    """Whether a ``distinct`` waiting for domains holds a term twice (see :func:`repeated`)."""
+    return any(
+        type(c) in (Distinct, AllDistinct) and repeated(c.terms, s)  # type: ignore[union-attr]  # both have terms
+        for constraints in store.pending.values()
+        for c in constraints
+    )
+
+
 def _check_pending(store: FDStore) -> None:
     for v, constraints in store.pending.items():
         d = store.domain(v)
@@ -127,6 +137,8 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterable[Any]
     if store is None:
         return (reify(q, S.data),)
     if store.pending:
+        if _repeats(store, S.data):
+            return ()
         _check_pending(store)
     for d in store.D:
         if d & (d - 1) if type(d) is int else d.lo != d.hi:
@@ -168,11 +180,13 @@ Tabled.answers = staticmethod(labeled)  # a tabled relation's answers are labele
 
 
 def _residual_answer(q: Any, S: State) -> tuple[Residual, ...]:
-    """The residual answer, none if the linear constraints on variables kept as bounds have no
-    solution (``x < y, y < x`` without domains: each is ``inf..sup``, which propagation keeps)."""
+    """The residual answer, none if a ``distinct`` waiting for domains holds a term twice, or
+    the linear constraints on variables kept as bounds have no solution (``x < y, y < x``
+    without domains: each is ``inf..sup``, which propagation keeps)."""
     store = store_of(S)
-    if store is not None and creeping(
-        store, (i for i, d in enumerate(store.D) if type(d) is Wide and d.lo != d.hi)
+    if store is not None and (
+        _repeats(store, S.data)
+        or creeping(store, (i for i, d in enumerate(store.D) if type(d) is Wide and d.lo != d.hi))
     ):
         return ()
     return (residual(q, S),)
@@ -226,7 +240,8 @@ def residual(q: Any, S: State) -> Residual:
             rel = _describe(entry[1], term_of)
             if not isinstance(rel, Relation) or (rel.lhs - rel.rhs).terms:
                 found.append(rel)  # (not x == x)
-    found.extend({id(c): c for cs in store.pending.values() for c in cs}.values())  # once each
+    for constraints in store.pending.values():
+        found.extend(constraints)
     # a constraint shown as posted names its variables as posted: those bound since (to a
     # value, a fixed one's included, or to another variable) are said so (posted back alone,
     # they would have no domain)

@@ -143,6 +143,26 @@ class Distinct(Constraint):
     name = "distinct"
 
 
+def repeated(terms: Iterable[Any], s: Subst) -> bool:
+    """Whether two of ``terms`` (variables, ``x + c``, integers) are one in substitution ``s``:
+    a ``distinct`` waiting for domains whose variables were unified since it was posted.
+
+    >>> from relqueens import vars
+    >>> x, y = vars(2)
+    >>> repeated([x + 1, y, 3], {y: x}), repeated([x + 1, y, 3], {x: 2})
+    (False, True)
+    """
+    seen = set()
+    for term in terms:
+        v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)  # type: ignore[misc]  # x + c terms only
+        w = walk(v, s)
+        key = w + k if is_int(w) else (w, k)
+        if key in seen:
+            return True
+        seen.add(key)
+    return False
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ListPair(Constraint):
     """A constraint between two lists of terms."""
@@ -320,29 +340,9 @@ class Posting:
         return True
 
     def wake(self, v: Var) -> None:
-        """Schedule the constraints waiting on ``v`` to be posted again.
-
-        A ``distinct`` waits on each of its variables without a bitset domain
-        (a unification of any two may repeat a term): woken by one, it stops
-        waiting on the others.
-        """
+        """Schedule the constraints waiting on ``v`` to be posted again."""
         if v in self.store.pending:
-            woken = self._pending().pop(v)
-            for c in woken:
-                if type(c) is Distinct:
-                    self.unwait(c)
-            self.reposts.extend(woken)
-
-    def unwait(self, c: Distinct) -> None:
-        pending = self.store.pending
-        for term in c.terms:
-            w = walk(term.offset_var()[0] if isinstance(term, Lin) else term, self.s)  # type: ignore[index]  # distinct() keeps x + c terms only
-            if w in pending:
-                kept = tuple(other for other in pending[w] if other is not c)
-                if kept:
-                    pending[w] = kept
-                else:
-                    del pending[w]
+            self.reposts.extend(self._pending().pop(v))
 
     def wake_index(self, i: int) -> None:
         """Schedule the constraints waiting on any variable that is (or is bound to) FD variable ``i``."""
@@ -741,7 +741,8 @@ class Posting:
         members: list[tuple[int, int]] = []
         seen: set[tuple[Any, int]] = set()  # a term twice fails, before any term waits
         taken: set[int] = set()
-        waits: list[Var] = []
+        wide: list[tuple[int, Var]] = []  # members over bounds: bitsets once none waits
+        waits = None  # the first variable without a domain
         index, D = self.store.current().index, self.store.D
         for term in c.terms:
             v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)  # type: ignore[misc]  # distinct() keeps x + c terms only
@@ -751,18 +752,23 @@ class Posting:
                     return False
                 seen.add((w, k))
                 i = index.get(w)
-                if i is None or (type(D[i]) is Wide and not self.as_bitset(i)):
-                    waits.append(w)
-                elif not waits:
+                if i is None:
+                    waits = waits or w
+                else:
                     members.append((i, k))
+                    if type(D[i]) is Wide:
+                        wide.append((i, w))
             elif is_int(w):
                 if w + k in taken:
                     return False
                 taken.add(w + k)
             else:
                 return False
-        if waits:
-            return all(self.wait(w, c) for w in dict.fromkeys(waits))
+        if waits is not None:
+            return self.wait(waits, c)
+        for i, w in wide:
+            if not self.as_bitset(i):
+                return self.wait(w, c)  # too many values for now
         stated, members = members, self.rooted(members)
         kept = self.distinct_group(members, c, taken)
         if kept is None:

@@ -31,7 +31,7 @@ from ..logic.limits import current_budget
 from .domain import Dom, Wide
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
     from typing import Protocol
 
     from .store import Row
@@ -238,6 +238,7 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
                 rows.setdefault(j, []).append(row)
         apart += q.disequal()
     linked: set[int] = set()
+    spare = [TERMS]  # the terms the checks of the sums != may read, in all
     for i in seeds:
         if i in linked:
             continue
@@ -258,11 +259,14 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
                 system.append(({j: -1}, int(lo)))
             if hi != INF:
                 system.append(({j: 1}, -int(hi)))
-        if _unsatisfiable(system):
+        found = _unsatisfiable(system, [TERMS])
+        if found:
             return True
+        if found is None:
+            continue  # given up on these rows: none with a sum != either
         for a, k in apart:
             if a.keys() <= near and all(
-                _unsatisfiable([*system, row]) for row in ((a, k + 1), negated(a, k - 1))
+                _unsatisfiable([*system, row], spare) for row in ((a, k + 1), negated(a, k - 1))
             ):
                 return True  # the rows leave sum + k neither <= -1 nor >= 1
     return False
@@ -271,22 +275,22 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
 ROWS = 300
 """The rows :func:`creeps` eliminates at most (beyond, it gives up: not proved)."""
 TERMS = 10_000
-"""The terms :func:`creeps` may read in all, a round of elimination reading every row's and a
-sum of two rows both rows' (beyond, it gives up: dense sums)."""
+"""The terms one elimination of :func:`creeps` may read, a round reading every row's and a sum
+of two rows both rows' (beyond, it gives up: dense sums); its checks of sums ``!=`` read as many
+more, in all."""
 
 
-def _unsatisfiable(system: list[Inequality]) -> bool:
+def _unsatisfiable(system: list[Inequality], budget: list[int]) -> bool | None:
     """Whether the rows ``sum(a_j * x_j) + k <= 0`` of ``system`` have no integer solution, as far
-    as Fourier-Motzkin elimination shows within :data:`ROWS` rows and :data:`TERMS` terms (see
-    :func:`creeps`)."""
-    made = 0
-    while len(system) <= ROWS and made <= TERMS:
+    as Fourier-Motzkin elimination shows within :data:`ROWS` rows and the terms left in
+    ``budget[0]`` (spent as read; see :func:`creeps`): ``None`` if it gave up."""
+    while len(system) <= ROWS:
         if any(not a and k > 0 for a, k in system):
             return True
         system = [(a, k) for a, k in system if a]
         signs: dict[int, list[int]] = {}
         for a, _ in system:
-            made += len(a)
+            budget[0] -= len(a)
             for j, c in a.items():
                 signs.setdefault(j, [0, 0])[c < 0] += 1
         if not signs:
@@ -299,15 +303,17 @@ def _unsatisfiable(system: list[Inequality]) -> bool:
             p, q = -b[v], a[v]  # p * a + q * b drops v
             row = {j: p * a.get(j, 0) + q * b.get(j, 0) for j in a.keys() | b.keys()}
             row = {j: c for j, c in row.items() if c}
-            made += len(a) + len(b)
-            if made > TERMS:
-                return False
+            budget[0] -= len(a) + len(b)
+            if budget[0] < 0:
+                return None
             g = reduce(gcd, row.values(), 0)
             k2 = p * k + q * m
             system.append(
                 ({j: c // g for j, c in row.items()}, -(-k2 // g)) if g > 1 else (row, k2)
             )
-    return False
+        if budget[0] < 0:
+            return None
+    return None
 
 
 def fixpoint(
@@ -736,7 +742,7 @@ class Linear(Propagator):
         if (
             least > 0
             or (both and most < 0)
-            or (self.strided and _indivisible(terms, self.k, D, off))
+            or (self.strided and _indivisible(terms, spans, self.k))
         ):
             return False
         if widest <= -least and (not both or widest <= most):
@@ -788,7 +794,7 @@ class Linear(Propagator):
                 most += hi
         if (not low_inf and least > 0) or (both and not high_inf and most < 0):
             return False
-        if self.strided and _indivisible(self.terms, self.k, D, off):
+        if self.strided and _indivisible(self.terms, spans, self.k):
             return False
         for (j, a), (lo, hi) in zip(self.terms, spans):
             others_low = low_inf - (lo == -inf)
@@ -826,23 +832,33 @@ class Linear(Propagator):
         return narrow(D, queue, i, without(D[i], off[i], -total // a))
 
 
-def _indivisible(terms: tuple[tuple[int, int], ...], k: int, D: list[Dom], off: list[int]) -> bool:
-    """Whether ``sum(a_j * x_j) + k == 0`` has no integer solution in domains ``D`` because the
-    gcd of the open terms' coefficients does not divide the rest.
+def _indivisible(
+    terms: tuple[tuple[int, int], ...], spans: Iterable[tuple[float, float]], k: int
+) -> bool:
+    """Whether ``sum(a_j * x_j) + k == 0`` has no integer solution because the gcd of the open
+    terms' coefficients does not divide the rest (``spans``: the bounds of each ``a_j * x_j``,
+    equal once ``x_j`` is fixed).
 
-    >>> _indivisible(((0, 2), (1, 2), (2, 1)), -1, [Wide(0, 4), Wide(0, 4), 1], [0, 0, 2])
+    >>> _indivisible(((0, 2), (1, 2), (2, 1)), [(0, 8), (0, 8), (2, 2)], -1)   # 2y + 2z + 2 - 1
     True
     """
     g, rest = 0, k
-    for j, a in terms:
-        d = D[j]
-        if type(d) is int and not d & (d - 1):
-            rest += a * (off[j] + d.bit_length() - 1)
-        elif type(d) is Wide and d.lo == d.hi:
-            rest += a * d.lo  # type: ignore[assignment]  # equal bounds are finite
+    for (_, a), (lo, hi) in zip(terms, spans):
+        if lo == hi:
+            rest += lo  # type: ignore[assignment]  # a fixed term's bounds are ints
         else:
             g = gcd(g, a)
+            if g == 1:
+                return False
     return g > 1 and rest % g != 0
+
+
+def _spans(
+    terms: tuple[tuple[int, int], ...], D: list[Dom], off: list[int]
+) -> Iterator[tuple[float, float]]:
+    """The bounds of each term ``a * x`` in domains ``D`` (low and high ends in either order)."""
+    for j, a in terms:
+        yield a * low(D[j], off[j]), a * high(D[j], off[j])
 
 
 def _total_bounds(a: int, k: int, op: str) -> tuple[int | float, int | float]:
@@ -1011,7 +1027,7 @@ class BoolLinear(Linear):
         if (
             least > 0
             or (both and most < 0)
-            or (self.strided and _indivisible(self.terms, self.k, D, off))
+            or (self.strided and _indivisible(self.terms, _spans(self.terms, D, off), self.k))
         ):
             return False
         room = min(-least, most) if both else -least
