@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from test_fd_property import run, shuffled  # the guarded run: QueryHung past 5 s
 
 from relqueens import DomainError, eq, fd, vars
+from relqueens.fd.domain import Wide
 from relqueens.fd.labeling import creeping
 from relqueens.fd.post import post_into
 from relqueens.fd.store import store_of
@@ -223,6 +224,48 @@ def test_a_cycle_through_sums_fails_at_once():
     assert run(1, (x, y), dom, fd.in_(z, fd.interval(0, 2)), x < y, y < x + z) == (
         (-(10**9), -(10**9) + 1),
     )
+
+
+def test_a_cycle_through_a_product_fails_at_once():
+    """``x < y, y <= x * z`` with ``z`` in ``0..1``: the product's rows within the bounds
+    (McCormick's: ``x * z <= x``) close the cycle, where bounds reasoning crept (over
+    ``0..10**6``, 33 s); with ``z`` in ``0..2`` there is an answer."""
+    x, y, z = vars(3)
+    start = time.process_time()
+    for n in (10**6, 10**9):
+        dom = fd.in_(x, y, fd.interval(0, n))
+        assert run(1, (x, y), dom, fd.in_(z, fd.interval(0, 1)), x < y, y <= x * z) == ()
+        assert run(1, (x, y), dom, fd.in_(z, fd.interval(0, 1)), x < y, y <= z * x) == ()
+    assert time.process_time() - start < 3
+    dom = fd.in_(x, y, fd.interval(0, 10**6))
+    ((a, b, c),) = run(1, (x, y, z), dom, fd.in_(z, fd.interval(0, 2)), x < y, y <= x * z)
+    assert a < b <= a * c
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.tuples(st.integers(-6, 6), st.integers(0, 6)),
+    st.tuples(st.integers(-6, 6), st.integers(0, 6)),
+    st.sampled_from(["xy", "xx", "xz"]),
+)
+def test_a_product_gives_rows_every_product_within_the_bounds_satisfies(bx, by, shape):
+    """Each of ``Times``' rows holds at every ``x`` and ``y`` within their bounds with ``z ==
+    x * y`` (also for ``x * x``, and ``x * y == x``, where ``z`` is ``x``)."""
+    from relqueens.fd.propagators import Times
+
+    (xl, wx), (yl, wy) = bx, by
+    D, off = [(1 << (wx + 1)) - 1, (1 << (wy + 1)) - 1, Wide(-100, 100)], [xl, yl, 0]
+    x, y, z = {"xy": (0, 1, 2), "xx": (0, 0, 2), "xz": (0, 1, 0)}[shape]
+    rows, apart = Times(x, y, z).relaxed(D, off)
+    assert len(rows) == 4 and not apart
+    for vx, vy in itertools.product(range(xl, xl + wx + 1), range(yl, yl + wy + 1)):
+        if shape == "xx":
+            vy = vx
+        values = {x: vx, y: vy, z: vx * vy}
+        if shape == "xz" and vx * vy != vx:
+            continue  # x * y == x holds only there
+        for row, k in rows:
+            assert sum(a * values[j] for j, a in row.items()) + k <= 0
 
 
 rows = st.lists(

@@ -25,6 +25,7 @@ from .propagators import (
     LeOffset,
     Linear,
     Propagator,
+    Relaxation,
     Scanned,
     _mirror,
     fixed,
@@ -671,9 +672,11 @@ class Reified(Propagator):
             return False
         return self.enforce[off[self.b] + db.bit_length() - 1].entailed(D, off)
 
-    def enforced(self, D: list[Dom], off: list[int]) -> Propagator:
+    def relaxed(self, D: list[Dom], off: list[int]) -> Relaxation:
         db = D[self.b]
-        return self if db & (db - 1) else self.enforce[off[self.b] + db.bit_length() - 1]
+        if db & (db - 1):
+            return [], []
+        return self.enforce[off[self.b] + db.bit_length() - 1].relaxed(D, off)
 
 
 class OneVariableTest(Propagator):

@@ -43,8 +43,7 @@ if TYPE_CHECKING:
 
         def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool: ...
         def linear(self) -> list[Inequality]: ...
-        def disequal(self) -> list[Inequality]: ...
-        def enforced(self, D: list[Dom], off: list[int]) -> Propagator: ...
+        def relaxed(self, D: list[Dom], off: list[int]) -> Relaxation: ...
 
     Wakes = Sequence[Sequence[Woken]]
     Hot = tuple[
@@ -178,6 +177,8 @@ def sum_range(
 
 
 Inequality = tuple[dict[int, int], int]
+Relaxation = tuple[list[Inequality], list[Inequality]]
+"""Rows ``sum(a_j * x_j) + k <= 0``, and sums ``sum(a_j * x_j) + k`` that differ from 0."""
 """``({j: a_j}, k)``: the linear constraint ``sum(a_j * x_j) + k <= 0`` (see :meth:`Propagator.linear`)."""
 
 
@@ -198,8 +199,9 @@ variables close a cycle that no values satisfy (:func:`creeps`).
 
 def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool:
     """Whether the linear constraints connected to some FD variable of ``seeds`` (the rows
-    :meth:`Propagator.linear` gives for the propagators in the wake lists of ``hot``: offsets
-    ``x <= y + c``, ``x == y + c``, sums ``<=`` and ``==``, ``z == max(x, y)``) have no solution within
+    :meth:`Propagator.relaxed` gives for the propagators in the wake lists of ``hot``: offsets
+    ``x <= y + c``, ``x == y + c``, sums ``<=`` and ``==``, ``z == max(x, y)``, products within
+    their factors' bounds) have no solution within
     the domains' bounds: ``x < y, y < x``, or ``x < y, y < x + z`` with ``z`` in ``0..1``, where
     bounds reasoning would move the bounds a step a turn (forever on unbounded domains).
 
@@ -232,11 +234,11 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
     rows: dict[int, list[Inequality]] = {}  # by variable
     apart: list[Inequality] = []  # sum(a_j * x_j) + k != 0
     for p in {p for lists in hot[6:10] for ps in lists for p in ps}:  # the wake lists
-        q = p.enforced(D, off)
-        for row in q.linear():
+        below, differ = p.relaxed(D, off)
+        for row in below:
             for j in row[0]:
                 rows.setdefault(j, []).append(row)
-        apart += q.disequal()
+        apart += differ
     linked: set[int] = set()
     spare = [TERMS]  # the terms the checks of the sums != may read, in all
     for i in seeds:
@@ -535,15 +537,11 @@ class Propagator(ABC):
         what :func:`creeps` eliminates."""
         return []
 
-    def disequal(self) -> list[Inequality]:
-        """Sums ``sum(a_j * x_j) + k`` that differ from 0 wherever the constraint holds (none
-        here): what :func:`creeps` checks its rows leave room for."""
-        return []
-
-    def enforced(self, D: list[Dom], off: list[int]) -> Propagator:
-        """The propagator that acts for this one in domains ``D`` (itself here; a reified
-        relation's, once its 0/1 variable is fixed): whose rows :func:`creeps` reads."""
-        return self
+    def relaxed(self, D: list[Dom], off: list[int]) -> Relaxation:
+        """What :func:`creeps` eliminates: rows ``sum(a_j * x_j) + k <= 0`` that hold wherever
+        the constraint does within domains ``D`` (here :meth:`linear`'s), and sums that differ
+        from 0 there (none here)."""
+        return self.linear(), []
 
     def supports(self, off: list[int]) -> Iterable[tuple[int, int, int, int]]:
         """``(x, b, j, p)``: wake when ``x`` lacks bit ``b`` while ``j`` has bit ``p`` (none here).
@@ -712,8 +710,8 @@ class Linear(Propagator):
         row = dict(self.terms)
         return [(row, self.k)] if self.op == "<=" else [(row, self.k), negated(row, self.k)]
 
-    def disequal(self) -> list[Inequality]:
-        return [(dict(self.terms), self.k)] if self.op == "!=" else []
+    def relaxed(self, D: list[Dom], off: list[int]) -> Relaxation:
+        return ([], [(dict(self.terms), self.k)]) if self.op == "!=" else (self.linear(), [])
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         if self.op == "!=":
@@ -1397,6 +1395,30 @@ class Times(Propagator):
 
     def __init__(self, x: int, y: int, z: int, source: object = None) -> None:
         self.x, self.y, self.z, self.vars, self.source = x, y, z, (x, y, z), source
+
+    def relaxed(self, D: list[Dom], off: list[int]) -> Relaxation:
+        """McCormick's four rows, which hold within the bounds of ``x`` and ``y``: ``z >= xl*y
+        + yl*x - xl*yl`` and ``z <= xh*y + yl*x - xh*yl`` and their two mirror images (with
+        ``y`` in ``0..1``, ``z <= x``).
+
+        >>> Times(0, 1, 2).relaxed([0b11, 0b11, 0b1111], [0, 0, 0])[0][2]   # z <= 1*y + 0*x - 0
+        ({2: 1, 1: -1}, 0)
+        """
+        x, y, z = self.x, self.y, self.z
+        bounds = low(D[x], off[x]), high(D[x], off[x]), low(D[y], off[y]), high(D[y], off[y])
+        if any(type(b) is float for b in bounds):
+            return [], []  # infinite
+        xl, xh, yl, yh = map(int, bounds)
+        rows = []
+        for a, b, up in ((xl, yl, False), (xh, yh, False), (xh, yl, True), (xl, yh, True)):
+            row = {z: -1}  # z >= a*y + b*x - a*b:  a*y + b*x - z - a*b <= 0 (up: the negation's)
+            for j, c in ((y, a), (x, b)):
+                row[j] = row.get(j, 0) + c
+            k = -a * b
+            if up:
+                row, k = {j: -c for j, c in row.items()}, -k
+            rows.append(({j: c for j, c in row.items() if c}, k))
+        return rows, []
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, z = self.x, self.y, self.z
