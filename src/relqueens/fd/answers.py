@@ -27,15 +27,14 @@ from ..logic.disequality import DisequalityStore, neq
 from ..logic.goals import GoalLike, eq
 from ..logic.reify import reify
 from ..logic.run import run as logic_run
-from ..logic.state import State, Subst, isvar, walk
+from ..logic.state import State, isvar, walk
 from ..logic.tabling import Tabled
 from .arith import AbsDifference, Function, Reified, ReifiedBound, ReifiedValue
 from .domain import MAX_WIDTH, Domain, Wide, shown
 from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
-from .globals import AllDistinct
 from .labeling import Solutions, SolvedState, check_finite, creeping, search, with_equalities
-from .post import Constraint, Distinct, repeated
+from .post import Constraint, Distinct, repeats
 from .propagators import EqOffset, LeOffset, LexLe, Linear, Propagator, Times, fixed, low
 from .store import FDStore, store_of
 from .terms import Aux, Lin, Relation, aux, lin
@@ -105,15 +104,6 @@ def _term_vars(term: Any) -> Iterator[Any]:
             stack.extend(getattr(t, name) for name in reversed(named))
 
 
-def _repeats(store: FDStore, s: Subst) -> bool:
-    """Whether a ``distinct`` waiting for domains holds a term twice (see :func:`repeated`)."""
-    return any(
-        type(c) in (Distinct, AllDistinct) and repeated(c.terms, s)  # type: ignore[union-attr]  # both have terms
-        for constraints in store.pending.values()
-        for c in constraints
-    )
-
-
 def _check_pending(store: FDStore) -> None:
     for v, constraints in store.pending.items():
         d = store.domain(v)
@@ -137,7 +127,7 @@ def labeled(q: Any, S: State, trace: SearchTrace | None = None) -> Iterable[Any]
     if store is None:
         return (reify(q, S.data),)
     if store.pending:
-        if _repeats(store, S.data):
+        if repeats(store, S.data):
             return ()
         _check_pending(store)
     for d in store.D:
@@ -167,10 +157,10 @@ def _enumerated(q: Any, S: State, store: FDStore, trace: SearchTrace | None) -> 
     found = (idx.get(v) for v in _term_vars(term))
     shown = list(dict.fromkeys(i for i in found if i in open_))
     hidden = sorted(open_.difference(shown))
+    if creeping(store, (i for i in shown + hidden if type(D[i]) is not int)):
+        return  # no answer: before an infinite domain is an error (as a residual answer)
     for i in shown + hidden:
         check_finite(store, i, walk(store.model.vars[i], s))
-    if creeping(store, (i for i in shown + hidden if type(D[i]) is not int)):
-        return
     accept = Solutions(S, store, shown + hidden).state
     for S2 in search(D, store, shown + hidden, exists_from=len(shown), trace=trace, accept=accept):
         yield reify(q, S2.data)  # type: ignore[union-attr]  # accept's State (False is skipped)
@@ -185,7 +175,7 @@ def _residual_answer(q: Any, S: State) -> tuple[Residual, ...]:
     without domains: each is ``inf..sup``, which propagation keeps)."""
     store = store_of(S)
     if store is not None and (
-        _repeats(store, S.data)
+        repeats(store, S.data)
         or creeping(store, (i for i, d in enumerate(store.D) if type(d) is Wide and d.lo != d.hi))
     ):
         return ()

@@ -762,6 +762,7 @@ class AllDistinct(Constraint):
 
     terms: tuple[Any, ...]
     name = "all_distinct"
+    differ = True
 
     def post_on(self, posting: Posting) -> bool:
         pairs = [

@@ -641,8 +641,20 @@ def creeping(store: FDStore, wide: Iterable[int]) -> bool:
     within the bounds (see :func:`~relqueens.fd.propagators.creeps`): checked when a labeling
     starts on them, which would refute such constraints a value at a time (``x + y < z, z < x +
     y`` over ``+-10**9``: hours)."""
-    model = store.current()
-    return creeps(store.D, model.off, model.hot, wide)
+    model, wide = store.current(), tuple(wide)
+    if not wide:
+        return False
+    key = (len(model.log), wide, tuple(store.D))
+    found = model.creeping.get(key)
+    if found is None:
+        if len(model.creeping) >= CREEPING:
+            model.creeping.clear()
+        found = model.creeping[key] = creeps(store.D, model.off, model.hot, wide)
+    return found
+
+
+CREEPING = 256
+"""The answers of :func:`creeping` a model keeps (then it forgets them all)."""
 
 
 def _enumerable(store: FDStore, idxs: list[int]) -> tuple[int, ...]:

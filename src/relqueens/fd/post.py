@@ -69,6 +69,9 @@ class Constraint(Goal):
 
     __slots__ = ()
     name = "constraint"
+    differ = False
+    """Whether the record's ``terms`` (variables, ``x + c``, integers) all differ: checked for a
+    repeat while it waits for domains (see :func:`repeats`)."""
     constants: tuple[str, ...] = ()
     """The fields that hold no variables (a table): residuals do not look for variables there."""
     search_kind = STEP
@@ -141,26 +144,43 @@ class Distinct(Constraint):
 
     terms: tuple[Any, ...]
     name = "distinct"
+    differ = True
 
 
 def repeated(terms: Iterable[Any], s: Subst) -> bool:
-    """Whether two of ``terms`` (variables, ``x + c``, integers) are one in substitution ``s``:
-    a ``distinct`` waiting for domains whose variables were unified since it was posted.
+    """Whether two of ``terms`` (variables, ``x + c``, integers) are one in substitution ``s``,
+    or one is bound to what is not an integer: a ``distinct`` waiting for domains whose
+    variables were unified since it was posted.
 
     >>> from relqueens import vars
     >>> x, y = vars(2)
-    >>> repeated([x + 1, y, 3], {y: x}), repeated([x + 1, y, 3], {x: 2})
-    (False, True)
+    >>> repeated([x + 1, y, 3], {y: x}), repeated([x + 1, y, 3], {x: 2}), repeated([x], {x: []})
+    (False, True, True)
     """
     seen = set()
     for term in terms:
         v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)  # type: ignore[misc]  # x + c terms only
         w = walk(v, s)
-        key = w + k if is_int(w) else (w, k)
+        if is_int(w):
+            key: Any = w + k
+        elif isvar(w):
+            key = (w, k)
+        else:
+            return True
         if key in seen:
             return True
         seen.add(key)
     return False
+
+
+def repeats(store: FDStore, s: Subst) -> bool:
+    """Whether a record whose terms differ (``distinct``, ``all_distinct``), waiting in ``store``
+    for domains, holds a term twice in substitution ``s`` (see :func:`repeated`)."""
+    return any(
+        getattr(c, "differ", False) and repeated(c.terms, s)  # type: ignore[union-attr]  # a Relation has no terms, nor differ
+        for constraints in store.pending.values()
+        for c in constraints
+    )
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -443,6 +463,8 @@ class Posting:
                         return False
                     self.set(i, 1 << pos)
             self.wake(w)
+        if self.store.pending and repeats(self.store, s):
+            return False  # a waiting distinct's terms made one (x = y), found before it searches
         return self.finish()
 
     def finish(self) -> bool:
@@ -1251,6 +1273,12 @@ class Posting:
         to something that is not an integer. So a caller returns any ``bool``
         it gets as its own result.
         """
+        terms = list(terms)
+        if implied is None:  # wait before any domain kept as bounds becomes a bitset
+            for t in terms:
+                w = walk(t, self.s)
+                if isvar(w) and self.store.index_of(w) is None:
+                    return self.wait(w, c)
         out = []
         for t in terms:
             w = walk(t, self.s)
