@@ -775,7 +775,8 @@ class Posting:
                 seen.add((w, k))
                 i = index.get(w)
                 if i is None:
-                    waits = waits or w
+                    if waits is None:
+                        waits = w
                 else:
                     members.append((i, k))
                     if type(D[i]) is Wide:
