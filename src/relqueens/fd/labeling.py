@@ -644,17 +644,23 @@ def creeping(store: FDStore, wide: Iterable[int]) -> bool:
     model, wide = store.current(), tuple(wide)
     if not wide:
         return False
-    key = (len(model.log), wide, tuple(store.D))
-    found = model.creeping.get(key)
-    if found is None:
-        if len(model.creeping) >= CREEPING:
-            model.creeping.clear()
-        found = model.creeping[key] = creeps(store.D, model.off, model.hot, wide)
-    return found
+    return analysed(store, ("creeps", wide), lambda: creeps(store.D, model.off, model.hot, wide))
 
 
-CREEPING = 256
-"""The answers of :func:`creeping` a model keeps (then it forgets them all)."""
+def analysed(store: FDStore, what: tuple[Any, ...], analyse: Callable[[], _T]) -> _T:
+    """``analyse()``, kept by the store's model with ``what`` (the analysis and its arguments),
+    the log's length and the domains, so the answers of one query analyse once."""
+    model = store.current()
+    key = (*what, len(model.log), tuple(store.D))
+    if key not in model.analyses:
+        if len(model.analyses) >= ANALYSES:
+            model.analyses.clear()
+        model.analyses[key] = analyse()
+    return model.analyses[key]  # type: ignore[no-any-return]  # what analyse gave
+
+
+ANALYSES = 64
+"""The results of :func:`analysed` a model keeps (then it forgets them all)."""
 
 
 def _enumerable(store: FDStore, idxs: list[int]) -> tuple[int, ...]:
@@ -677,7 +683,7 @@ def with_equalities(S: State, store: FDStore) -> State | None:
     """``S`` with what its linear equalities fix together posted (see
     :func:`~relqueens.fd.equalities.fixed_by_equalities`; ``S`` itself if nothing), or ``None``
     if they have no integer point together: done when a labeling starts."""
-    fixes = fixed_by_equalities(store.current(), store.D)
+    fixes = analysed(store, ("equalities",), lambda: fixed_by_equalities(store.current(), store.D))
     if not fixes:
         return S
     from .post import post_into

@@ -85,10 +85,10 @@ class Model:
     """
 
     __slots__ = (
+        "analyses",
         "boundwatch",
         "by_type",
         "cached",
-        "creeping",
         "cuts",
         "defined",
         "degrees",
@@ -148,9 +148,10 @@ class Model:
         """The :class:`~relqueens.fd.propagators.Gathered` propagators by variable and kind."""
         self.degrees: list[int] | None = None
         """Each variable's degree, for ``ffc`` (worked out when first asked, forgotten by any entry)."""
-        self.creeping: dict[tuple[int, tuple[int, ...], tuple[Dom, ...]], bool] = {}
-        """What :func:`~relqueens.fd.labeling.creeping` found, by the log's length, the
-        variables asked about and the domains (one query's answers ask it again and again)."""
+        self.analyses: dict[tuple[Any, ...], Any] = {}
+        """What the analyses when a labeling starts found (:func:`~relqueens.fd.labeling.creeping`,
+        :func:`~relqueens.fd.labeling.with_equalities`), by analysis, the log's length and the
+        domains: one query's answers ask again and again."""
         self.hot = self.lists(
             self.watch, self.fixwatch, self.boundwatch, self.slowwatch, self.supportwatch
         )
