@@ -55,6 +55,22 @@ def test_an_offset_then_a_unification_fails_at_once(name, width, first):
     assert time.process_time() - start < 2
 
 
+@pytest.mark.parametrize("name", [*_unified(*vars(2)), "reified x < y, b = 1"])
+def test_a_unification_an_offset_rules_out_fails_before_any_labeling(name):
+    """The unification itself fails (not a labeling of other variables after it, which would
+    search their whole tree and throw each answer away): within 10 nodes, over ``+-10**9``; also
+    for a reified relation whose 0/1 variable is fixed."""
+    x, y, b = vars(3)
+    others = vars(6)
+    if name.startswith("reified"):
+        relation = [fd.reify(x < y, b), eq(b, 1)]
+    else:
+        relation = _unified(x, y)[name]
+    goals = [fd.in_(x, y, fd.interval(-(10**9), 10**9)), *relation, eq(y, x)]
+    goals += [fd.in_(*others, fd.interval(0, 9)), fd.label(list(others))]
+    assert run(1, (x, *others), *goals, max_nodes=10) == ()
+
+
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_an_offset_that_holds_for_equals_keeps_them(width):
     """``x <= y``, ``x + 1 <= y + 1`` and ``x != y + 1`` hold once ``x = y``: the answers stay."""

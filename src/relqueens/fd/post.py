@@ -445,9 +445,8 @@ class Posting:
         store, s = self.store, self.s
         for w in keys:
             i, val = store.index_of(w), walk(w, s)
-            if isvar(
-                val
-            ):  # val may have just got a domain, or a constraint waiting on it hold it twice
+            # val may have just got a domain, or a constraint waiting on it hold it twice
+            if isvar(val):
                 if i is not None and not alias(store, i, val, self.queue):
                     return False
                 self.wake(val)

@@ -42,7 +42,6 @@ if TYPE_CHECKING:
         batched: bool
 
         def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool: ...
-        def linear(self) -> list[Inequality]: ...
         def relaxed(self, D: list[Dom], off: list[int]) -> Relaxation: ...
 
     Wakes = Sequence[Sequence[Woken]]
@@ -177,9 +176,9 @@ def sum_range(
 
 
 Inequality = tuple[dict[int, int], int]
+"""``({j: a_j}, k)``: the linear constraint ``sum(a_j * x_j) + k <= 0`` (see :meth:`Propagator.linear`)."""
 Relaxation = tuple[list[Inequality], list[Inequality]]
 """Rows ``sum(a_j * x_j) + k <= 0``, and sums ``sum(a_j * x_j) + k`` that differ from 0."""
-"""``({j: a_j}, k)``: the linear constraint ``sum(a_j * x_j) + k <= 0`` (see :meth:`Propagator.linear`)."""
 
 
 def negated(terms: dict[int, int], k: int) -> Inequality:

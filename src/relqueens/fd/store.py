@@ -29,7 +29,7 @@ from unification import Var
 
 from ..logic.state import State, Subst, as_state, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain, shown
-from .propagators import EqOffset, Gathered, Linear, Lined, Propagator, Scanned
+from .propagators import EqOffset, Gathered, Lined, Propagator, Scanned
 
 if TYPE_CHECKING:
     from .post import Constraint
@@ -553,18 +553,20 @@ def alias(store: FDStore, i: int, target: Var, queue: set[int]) -> bool:
     if j is None:
         store.record(("alias", target, i))
     elif j != i:
-        if apart(store.current(), i, j):
+        if apart(store.current(), store.D, i, j):
             return False
         store.record(("prop", EqOffset(i, j, 0, source=(store.model.vars[i], target))))
         queue.update((i, j))
     return True
 
 
-def apart(model: Model, i: int, j: int) -> bool:
+def apart(model: Model, D: list[Dom], i: int, j: int) -> bool:
     """Whether ``model`` rules out ``x_i == x_j`` by a constraint between the two alone: a
     ``!=`` (over bitsets or bounds), a ``distinct`` group that holds both with one offset, or
     ``x_i + c op x_j`` (``x_i < x_j``, ``x_i == x_j + 1``), which bounds reasoning over wide
-    domains would refute only a value at a time."""
+    domains would refute only a value at a time: a row or a sum ``!=`` of
+    :meth:`~relqueens.fd.propagators.Propagator.relaxed` in domains ``D`` whose terms cancel once
+    ``x_i == x_j``, with a constant that fails."""
     for entry in model.props:
         if entry[0] == "ne":
             _, x, y, c, _source = entry
@@ -575,11 +577,16 @@ def apart(model: Model, i: int, j: int) -> bool:
             if any((j, c) in terms for x, c in terms if x == i):
                 return True
         elif i in (p := entry[1]).vars and j in p.vars:
-            for a, k in p.linear():  # sum(a_v * x_v) + k <= 0: with x_i == x_j, k <= 0
-                if k > 0 and a.keys() <= {i, j} and a.get(i, 0) + a.get(j, 0) == 0:
-                    return True
-    for p in model.posted(Linear):
-        a = dict(p.terms)
-        if p.op == "!=" and not p.k and len(a) == 2 and a.get(i, 0) == -a.get(j, 0) != 0:
-            return True
+            rows, differ = p.relaxed(D, model.off)  # sum(a_v * x_v) + k <= 0, and != 0
+            pair = {i, j}
+            if any(k > 0 and _cancel(a, pair) for a, k in rows) or any(
+                k == 0 and _cancel(a, pair) for a, k in differ
+            ):
+                return True
     return False
+
+
+def _cancel(a: dict[int, int], pair: set[int]) -> bool:
+    """Whether the terms ``a`` cancel once the two variables of ``pair`` are one."""
+    i, j = pair
+    return a.keys() <= pair and a.get(i, 0) + a.get(j, 0) == 0
