@@ -75,8 +75,8 @@ def test_a_tie_below_the_reach_shifts_the_masks_already_there():
         (b, c) for b in range(-5, 10) for c in range(-5, 10) if b != 1 and c != 7
     }
     model = Model()
-    model.apply(("var", "x", 0, False))
-    model.apply(("var", "y", -5, False))
+    model.apply(("var", ("x",), 0, False))
+    model.apply(("var", ("y",), -5, False))
     model.tie(0, [(1, 10)])  # x at a loses a - 10 from y's bits
     model.tie(0, [(1, -10)])
     assert model.reach[0] == 10 and model.masks[0][1] == (1 | 1 << 20)
@@ -84,8 +84,8 @@ def test_a_tie_below_the_reach_shifts_the_masks_already_there():
     assert model.cut(0, 12) == [(1, 1 << 2 | 1 << 22)] and 12 in model.cuts[0]  # asked twice: kept
     model.tie(0, [(1, 9)])  # a new tie: the cuts worked out so far go
     assert not model.cuts[0] and model.cut(0, 12) == [(1, 1 << 2 | 1 << 3 | 1 << 22)]
-    model.apply(("var", "z", 0, False))
-    model.line(2, [0, 1, 2], 1)  # z at a: x and y lose bit a + 1, z keeps its own
+    model.apply(("var", ("z",), 0, False))
+    model.line([(2, 0)], [0, 1, 2], -1)  # z at a: x and y lose bit a + 1, z keeps its own
     assert model.masks[2] == {0: 2, 1: 2} and model.links[2] == 2
     assert model.links[0] == 3 and not model.rows[0]
     model.tie(0, [(1, 10 * Model.SPAN)])  # far: a row of pairs

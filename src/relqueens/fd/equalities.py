@@ -83,7 +83,7 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
     >>> from relqueens.fd.store import Model
     >>> m = Model()
     >>> for v in "xyz":
-    ...     m.apply(("var", v, 0, False))
+    ...     m.apply(("var", (v,), 0, False))
     >>> for terms, k in ((((0, 1), (1, 1)), -3), (((1, 1), (2, -1)), 0), (((0, 1), (2, 1)), -3)):
     ...     m.apply(("prop", Linear(terms, k, "==")))
     >>> fixed_by_equalities(m, [0b1111] * 3) is None     # x + y == 3, y == z, x + z == 3

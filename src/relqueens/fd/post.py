@@ -381,17 +381,23 @@ class Posting:
     # -- domains --------------------------------------------------------------
     def restrict(self, v: Var, dom: Domain | Wide) -> bool:
         """Intersect the domain of free variable ``v`` with ``dom`` (registering it)."""
-        store = self.store
-        i = store.index_of(v)
+        i = self.store.index_of(v)
         if i is None:
-            dom = dense(dom)
-            if type(dom) is Wide:
-                self.queue.add(store.register(v, dom, 0))
-            else:
-                self.queue.add(store.register(v, dom.bits, dom.lo))
-            self.wake(v)  # a Wide domain too: a != posted before propagates over bounds
+            self.register(v, dom=dom)
             return True
         return self.within(i, dom)
+
+    def register(self, *vs: Var, dom: Domain | Wide) -> None:
+        """Give free variables ``vs`` (each once, none with a domain yet) the domain ``dom``."""
+        store, dom = self.store, dense(dom)
+        first = len(store.D)
+        if type(dom) is Wide:
+            store.register_all(vs, dom, 0)
+        else:
+            store.register_all(vs, dom.bits, dom.lo)
+        self.queue.update(range(first, first + len(vs)))
+        for v in vs:
+            self.wake(v)  # a Wide domain too: a != posted before propagates over bounds
 
     def set(self, i: int, d: int | Domain | Wide) -> bool:
         """Narrow ``D[i]`` to ``d`` (a bitset at ``i``'s offset, a Wide domain, or a Domain for a Wide variable)."""
@@ -749,13 +755,20 @@ class Posting:
         return (found, (lo, hi)) if max(-lo, hi) < AbsDifference.LIMIT else None
 
     def post_in(self, c: InDomain) -> bool:
+        dom, s, index = c.dom, self.s, self.store.current().index
+        fresh: dict[Var, None] = {}  # the variables without a domain, in order: registered at once
         for v in c.vars:
-            w = walk(v, self.s)
+            w = walk(v, s)
             if isvar(w):
-                if not self.restrict(w, c.dom):
+                i = index.get(w)
+                if i is None:
+                    fresh[w] = None
+                elif not self.within(i, dom):
                     return False
-            elif w not in c.dom:
+            elif w not in dom:
                 return False
+        if fresh:
+            self.register(*fresh, dom=dom)
         return True
 
     def post_distinct(self, c: Distinct) -> bool:
@@ -764,15 +777,18 @@ class Posting:
         taken: set[int] = set()
         wide: list[tuple[int, Var]] = []  # members over bounds: bitsets once none waits
         waits = None  # the first variable without a domain
-        index, D = self.store.current().index, self.store.D
+        index, D, s = self.store.current().index, self.store.D, self.s
         for term in c.terms:
             v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)  # type: ignore[misc]  # distinct() keeps x + c terms only
-            w = walk(v, self.s)
+            w = s.get(v, v)  # walk(v, s), its first step inline: most terms are free
+            if w is not v:
+                w = walk(w, s)
             if isvar(w):
-                if (w, k) in seen:
-                    return False
-                seen.add((w, k))
                 i = index.get(w)
+                key = (w if i is None else i, k)  # an FD variable by its index: cheaper to hash
+                if key in seen:
+                    return False
+                seen.add(key)
                 if i is None:
                     if waits is None:
                         waits = w
@@ -834,9 +850,19 @@ class Posting:
         """Remove the values ``taken`` from the terms ``x_j + c_j`` (bitset domains), one mask
         each (values outside a domain left out); ``False`` if one is left empty."""
         D, off = self.store.D, self.store.model.off
+        low = min(taken)
+        near = max(taken) - low <= DENSE  # then one mask, shifted for each term
+        values = sum(1 << (v - low) for v in taken) if near else 0  # bit b: the value low + b
         for j, cj in terms:
-            d, base = D[j], off[j] + cj  # bit b of d: the term's value base + b
-            mask = sum(1 << (v - base) for v in taken if 0 <= v - base < d.bit_length())
+            d, shift = D[j], low - off[j] - cj  # bit b of d: the term's value off[j] + cj + b
+            if not near:
+                mask = sum(
+                    1 << (v - low + shift) for v in taken if 0 <= v - low + shift < d.bit_length()
+                )
+            elif shift >= 0:
+                mask = values << shift if shift < d.bit_length() else 0
+            else:
+                mask = values >> -shift
             if d & mask and not self.set(j, d & ~mask):
                 return False
         return True
@@ -856,9 +882,11 @@ class Posting:
         (offsets far from each other) share too few for one: they get none.
         """
         D, off = self.store.D, self.store.model.off
-        if spread((*stated, *members), off) > DENSE:
-            return True
         shifts = aligned(members, off)
+        if (
+            max(s for _, s in shifts) if stated == members else spread((*stated, *members), off)
+        ) > DENSE:
+            return True
         union = 0
         if stated == members:
             for j, sj in shifts:
@@ -1356,7 +1384,7 @@ class Posting:
         known = frozenset(members) in model.groups
         free = members if free is None else free
         self.store.record(("distinct", tuple(members), c, tuple(free)))
-        self.queue.update(i for i, _ in free)
+        self.queue.update([i for i, _ in free])
         if known:
             return True
         shift = dict(members)

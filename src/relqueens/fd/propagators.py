@@ -217,7 +217,7 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
     >>> from relqueens.fd.store import Model
     >>> m = Model()
     >>> for v in "xyz":
-    ...     m.apply(("var", v, 0, False))
+    ...     m.apply(("var", (v,), 0, False))
     >>> for p in (LeOffset(0, 1, -1), LeOffset(1, 2, 0)):  # x < y, y <= z
     ...     m.apply(("prop", p))
     >>> D = [Wide(-10**9, 10**9)] * 3

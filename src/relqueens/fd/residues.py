@@ -61,7 +61,7 @@ def residues(model: Model, D: list[Dom]) -> list[tuple[Support, int, int]]:
     >>> from relqueens.fd.store import Model
     >>> m = Model()
     >>> for v in "DLRT":
-    ...     m.apply(("var", v, 0, False))
+    ...     m.apply(("var", (v,), 0, False))
     >>> m.apply(("prop", Linear(((0, 100002), (1, 20), (2, -99010), (3, -1)), 0, "==")))
     >>> [([i for i, _ in terms], modulus) for terms, modulus, _ in residues(m, [0b11111] * 4)]
     [([0, 3], 10)]

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from .terms import Relation
 
 Entry = tuple[Any, ...]
-"""A model log entry: ``("var", v, offset, private)``, ``("alias", v, i)``, ``("rebase", i, offset)``,
+"""A model log entry: ``("var", vs, offset, private)`` (variables ``vs``, numbered in order), ``("alias", v, i)``, ``("rebase", i, offset)``,
 ``("ne", x, y, c, source)``, ``("distinct", members, source, free)`` (value elimination among
 the ``free`` members: the others were fixed when it was posted) or ``("prop", propagator)``."""
 Row = tuple["Sequence[tuple[int, int]] | Lined", int]
@@ -207,41 +207,43 @@ class Model:
                 self.defined[p.x] = (p.y, p.c)
         elif kind == "ne":  # x != y + c
             _, x, y, c, _source = entry
-            self.pair(x, y, c + off[y])
-            self.pair(y, x, -c + off[x])
+            self.pair(x, y, off[x] - off[y] - c)
             self.props.append(entry)
-        elif kind == "var":
-            _, v, o, private = entry
+        elif kind == "var":  # variables of one offset, numbered in order
+            _, vs, o, private = entry
+            first, n = len(self.vars), len(vs)
+            numbers = range(first, first + n)
             if private:
-                self.private.add(len(self.vars))
-            self.index[v] = len(self.vars)
-            self.vars.append(v)
-            off.append(o)
-            self.masks.append({})
-            self.reach.append(0)
-            self.cuts.append({})
-            self.once.append(set())
-            self.links.append(0)
-            self.plain.append(True)
-            self.rows.append([])
-            self.watch.append([])
-            self.fixwatch.append([])
-            self.boundwatch.append([])
-            self.slowwatch.append([])
-            self.supportwatch.append([])
-            self.eager.append(False)
+                self.private.update(numbers)
+            self.index.update(zip(vs, numbers))
+            self.vars.extend(vs)
+            off.extend([o] * n)
+            self.reach.extend([0] * n)
+            self.links.extend([0] * n)
+            self.plain.extend([True] * n)
+            self.eager.extend([False] * n)
+            self.masks.extend([{} for _ in numbers])
+            self.cuts.extend([{} for _ in numbers])
+            self.once.extend([set() for _ in numbers])
+            per_var: tuple[list[list[Any]], ...] = (
+                self.rows,
+                self.watch,
+                self.fixwatch,
+                self.boundwatch,
+                self.slowwatch,
+                self.supportwatch,
+            )
+            for each in per_var:
+                each.extend([[] for _ in numbers])
         elif kind == "distinct":
             _, stated, _source, members = entry
             key = frozenset(stated)
             if key in self.groups:
                 return  # the same group again (e.g. a permutation stated twice): nothing new
             self.groups.add(key)
-            shifted = tuple((j, cj + off[j]) for j, cj in members)
-            base = {k for _, k in shifted}
+            base = {cj + off[j] for j, cj in members}
             if len(base) == 1 and len(members) <= self.EXPAND:  # one bit from each other member
-                k, js = base.pop(), [j for j, _ in members]
-                for i, ci in members:
-                    self.line(i, js, off[i] + ci - k)
+                self.line(members, [j for j, _ in members], base.pop())
             elif len(base) > 1 and len(members) <= self.TIE:
                 for i, ci in members:
                     self.tie(i, [(j, cj - ci + off[j]) for j, cj in members])
@@ -251,6 +253,7 @@ class Model:
                     self.rows[i].append((lined, ci - k))
                     self.plain[i] = False
             else:
+                shifted = tuple((j, cj + off[j]) for j, cj in members)
                 for i, ci in members:
                     self.rows[i].append((shifted, ci))
                     self.plain[i] = False
@@ -313,36 +316,44 @@ class Model:
             self.cuts[i][b] = cut
         return cut
 
-    def line(self, i: int, js: list[int], r: int) -> None:
-        """:meth:`tie` ``i`` to each other ``j`` of ``js`` by one ``k``, ``off[i] - r``: fast."""
-        if not -self.SPAN <= r <= self.SPAN:
-            self.tie(i, [(j, self.off[i] - r) for j in js])
-            return
-        self.links[i] += len(js) - 1
-        self.grow(i, r)
-        bit = 1 << (r + self.reach[i])
-        masks = self.masks[i]
-        if masks:
-            masks.update(zip(js, map(bit.__or__, map(masks.get, js, repeat(0)))))
-        else:
-            masks = self.masks[i] = dict.fromkeys(js, bit)
-        del masks[i]  # among js: not tied to itself
-        if self.cuts[i]:
-            self.cuts[i] = {}
+    def line(self, members: Sequence[tuple[int, int]], js: list[int], k: int) -> None:
+        """:meth:`tie` each ``x_i + c_i`` of ``members`` to each other ``j`` of ``js``, whose values
+        line up with it (``off[j]`` is ``k`` for each, ``off[i] + c_i - k`` shifts): one bit each (fast)."""
+        n = len(js) - 1
+        off, reach, links, cuts, span = self.off, self.reach, self.links, self.cuts, self.SPAN
+        for i, ci in members:
+            r = off[i] + ci - k
+            if not -span <= r <= span:
+                self.tie(i, [(j, off[i] - r) for j in js])
+                continue
+            links[i] += n
+            if r + reach[i] < 0:
+                self.grow(i, r)
+            bit = 1 << (r + reach[i])
+            masks = self.masks[i]
+            if masks:
+                masks.update(zip(js, map(bit.__or__, map(masks.get, js, repeat(0)))))
+            else:
+                masks = self.masks[i] = dict.fromkeys(js, bit)
+            del masks[i]  # among js: not tied to itself
+            if cuts[i]:
+                cuts[i] = {}
 
-    def pair(self, i: int, j: int, k: int) -> None:
-        """:meth:`tie` ``i`` to ``j`` alone (a ``!=``): fast."""
-        r = self.off[i] - k
-        if i == j or not -self.SPAN <= r <= self.SPAN:
-            self.tie(i, ((j, k),))
+    def pair(self, x: int, y: int, r: int) -> None:
+        """Tie ``x`` and ``y`` to each other alone (``x != y + c``, ``r`` its ``off[x] - off[y] - c``): fast."""
+        if x == y or not -self.SPAN <= r <= self.SPAN:
+            self.tie(x, ((y, self.off[x] - r),))
+            self.tie(y, ((x, self.off[y] + r),))
             return
-        self.links[i] += 1
-        if r + self.reach[i] < 0:
-            self.grow(i, r)
-        masks = self.masks[i]
-        masks[j] = masks.get(j, 0) | 1 << (r + self.reach[i])
-        if self.cuts[i]:
-            self.cuts[i] = {}
+        links, reach, cuts = self.links, self.reach, self.cuts
+        for i, j, b in ((x, y, r), (y, x, -r)):
+            links[i] += 1
+            if b + reach[i] < 0:
+                self.grow(i, b)
+            masks = self.masks[i]
+            masks[j] = masks.get(j, 0) | 1 << (b + reach[i])
+            if cuts[i]:
+                cuts[i] = {}
 
     def grow(self, i: int, r: int) -> None:
         """Shift ``i``'s masks up so that bit ``r`` fits (doubling: few shifts when ties come one by one)."""
@@ -425,9 +436,14 @@ class FDStore(ConstraintStore):
         A ``private`` variable (a propagator's state, a constant's stand-in) is
         never labeled, bound or shown.
         """
-        self.record(("var", v, o, private))
+        self.record(("var", (v,), o, private))
         self.D.append(bits)
         return len(self.D) - 1
+
+    def register_all(self, vs: Sequence[Var], bits: Dom, o: int) -> None:
+        """:meth:`register` each of ``vs`` (distinct variables), all with domain ``bits`` at offset ``o``."""
+        self.record(("var", tuple(vs), o, False))
+        self.D.extend([bits] * len(vs))
 
     def index_of(self, v: Var) -> int | None:
         """The index of FD variable ``v`` (``None`` if it has no domain here)."""

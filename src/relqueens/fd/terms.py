@@ -133,8 +133,9 @@ class LVar(Arith, Var):  # type: ignore[misc]  # unification's Var is untyped (A
     (True, True)
     """
 
-    __slots__ = ("_hash",)
+    __slots__ = ("_hash", "_lin")
     _hash: int
+    _lin: Lin | None
 
     def __new__(cls, token: Any = None, prefix: str = "") -> LVar:
         if token is None:  # a fresh name nobody can have asked for: not filed in Var._refs
@@ -151,6 +152,7 @@ class LVar(Arith, Var):  # type: ignore[misc]  # unification's Var is untyped (A
         obj = object.__new__(cls)
         obj.token = token
         obj._hash = hash((Var, token))  # kanren's Var hash, computed once
+        obj._lin = None  # lin(obj), made when first asked for
         return obj
 
     def __eq__(self, other: object) -> bool:
@@ -430,7 +432,13 @@ def lin(term: object) -> Lin:
     >>> lin(kvar("k")) + 1
     ~k + 1
     """
-    if type(type(term)) is LVarType:  # isvar, inline: the common case
+    if type(term) is LVar:  # the common case: one expression per variable (never changed)
+        one = term._lin
+        if one is None:
+            one = term._lin = object.__new__(Lin)
+            one.terms, one.const = {term: 1}, 0
+        return one
+    if type(type(term)) is LVarType:  # isvar, inline: a kanren variable
         one = object.__new__(Lin)
         one.terms, one.const = {term: 1}, 0
         return one
