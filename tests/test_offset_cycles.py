@@ -113,6 +113,9 @@ def test_a_disequality_the_offsets_leave_no_room_for_fails_at_once(width):
         [fd.ne(x + 1, y), y == x + 1],
         [x <= y + 2, fd.ne(x, y + 2), y < x - 1],
         [fd.ne(2 * x - 2 * y, 4), x <= y + 2, y + 2 <= x],
+        [x >= y, x <= y + 1, fd.ne(x, y), x != y + 1],  # two values between them, both out
+        [y - x <= 0, x <= y + 4, fd.ne(y, x), x != y + 2, 2 * y + 2 != 2 * x, y != x - 4]
+        + [x - y != 3],  # 0..4 ruled out by sums of either sign and with a common factor
         [fd.reify(x < y, b), fd.reify(y < x, b), eq(b, 1)],
         [fd.reify(x < y, b), fd.reify(y < x + 1, b), eq(b, 0)],
     ):
@@ -121,11 +124,16 @@ def test_a_disequality_the_offsets_leave_no_room_for_fails_at_once(width):
     assert time.process_time() - start < 3
     answers = run(1, (x, y), dom, x <= y + 2, fd.ne(x, y + 1), y < x - 1)
     assert answers == ((-n + 2, -n),)
+    answers = run(1, (x, y), dom, x >= y, x <= y + 4, fd.ne(x, y), x != y + 1, x != y + 3)
+    assert answers == ((-n + 2, -n),)  # a gap between the values ruled out
+    answers = run(1, (x, y), dom, x >= y, x <= y + 4, fd.ne(x, y), 2 * x != 2 * y + 3)
+    assert answers == ((-n + 1, -n),)  # 2 * (x - y) is never odd: it rules nothing out
 
 
 @st.composite
 def systems(draw):
-    """Up to four variables, offsets ``x_i + c op x_j`` and unifications, in any order."""
+    """Up to four variables, offsets ``x_i + c op x_j`` (the ``!=`` on one pair) and unifications,
+    in any order."""
     n = draw(st.integers(2, 4))
     index = st.integers(0, n - 1)
     offsets = st.tuples(
@@ -133,12 +141,9 @@ def systems(draw):
     )
     unify = st.tuples(st.just("unify"), index, index)
     items = draw(st.lists(st.one_of(offsets, offsets, unify), min_size=1, max_size=6))
-    items += draw(
-        st.lists(
-            st.tuples(st.just("offset"), index, index, st.integers(-3, 3), st.just("!=")),
-            max_size=1,
-        )
-    )  # one: see below
+    i, j = draw(index), draw(index)  # the sums != share one difference: see below
+    apart = draw(st.lists(st.tuples(st.booleans(), st.integers(-3, 3)), max_size=3))
+    items += [("offset", *((i, j) if keep else (j, i)), c, "!=") for keep, c in apart]
     return n, shuffled(draw, [("in",), *items])
 
 
@@ -186,9 +191,10 @@ def test_offsets_over_wide_domains_agree_with_small_ones(system):
     """Over ``+-10**9`` a system has an answer exactly when it has one over ``-20..20`` (offsets
     of at most 3 between four variables span at most 9 values, and shifting every value keeps
     an answer): the wide query finds it (or fails) without creeping, and its answer holds.
-    The offsets' rows leave each difference ``x_i - x_j`` an interval of values, so one ``!=``
-    fails them exactly when they pin its difference (two can rule out an interval of two
-    values between them, which SWI's clpfd and this one refute a value at a time)."""
+    The offsets' rows leave each difference ``x_i - x_j`` an interval of values, so the ``!=``
+    on one difference (up to three, either way round) fail them exactly when they rule out
+    each value of that interval. (``!=`` on several differences can rule out a system
+    together, which SWI's clpfd and this one refute a value at a time.)"""
     k = system[0]
     small, wide = vars(k), vars(k)
     expected = run(1, tuple(small), *_goals(system, small, 20))
@@ -302,6 +308,59 @@ def test_a_product_gives_rows_every_product_within_the_bounds_satisfies(bx, by, 
             continue  # x * y == x holds only there
         for row, k in rows:
             assert sum(a * values[j] for j, a in row.items()) + k <= 0
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_cycle_through_a_quotient_or_a_remainder_fails_at_once(first):
+    """``x < y, y <= x // z`` with ``z`` in ``1..2`` (and ``%``, ``trunc_div``, ``rem``): the
+    rows within the bounds (``z * q <= x`` for ``q == x // z``, ``x % z <= x``) close the
+    cycle, where bounds reasoning crept; with room left there is an answer, and it holds."""
+    x, y, z = vars(3)
+    start = time.process_time()
+    for n in (10**6, 10**9):
+        doms = [fd.in_(x, y, fd.interval(0, n)), fd.in_(z, fd.interval(1, 2))]
+        for cycle in (
+            [x < y, y <= x // z],
+            [x < y, y <= fd.trunc_div(x, z)],
+            [x < y, y <= x % (z + n)],
+            [x < y, y <= fd.rem(x, z + n)],
+            [y > x + 1, y - 1 <= x // z],
+        ):
+            goals = [*doms, *cycle] if first else [*cycle[::-1], *doms]
+            assert run(1, (x, y), *goals) == ()
+    neg = fd.in_(x, y, fd.interval(-(10**9), -1))
+    assert run(1, (x, y), neg, fd.in_(z, fd.interval(1, 2)), x // z < y, y < x) == ()  # >= x
+    assert time.process_time() - start < 3
+    dom = fd.in_(x, y, fd.interval(0, 10**6)), fd.in_(z, fd.interval(1, 2))
+    ((a, b, c),) = run(1, (x, y, z), *dom, x < y, y <= x // z + 1)
+    assert a < b <= a // c + 1
+    ((a, b, c),) = run(
+        1, (x, y, z), fd.in_(x, y, fd.interval(-(10**6), 0)), dom[1], x < y, y <= x // z
+    )
+    assert a < b <= a // c
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.tuples(st.integers(-8, 8), st.integers(0, 8)),
+    st.tuples(st.integers(-3, 4), st.integers(0, 4)),
+    st.sampled_from(["div", "tdiv", "mod", "rem"]),
+)
+def test_a_quotient_or_a_remainder_gives_rows_every_value_within_the_bounds_satisfies(bx, by, kind):
+    """Each row of ``Function.relaxed`` for ``z == x // y`` (``trunc_div``, ``%``, ``rem``) holds
+    at every ``x`` and ``y != 0`` within their bounds; a divisor that may be 0 or below gives none."""
+    from relqueens.fd.arith import Function
+    from relqueens.fd.terms import BINARY
+
+    (xl, wx), (yl, wy) = bx, by
+    D, off = [(1 << (wx + 1)) - 1, (1 << (wy + 1)) - 1, Wide(-100, 100)], [xl, yl, 0]
+    rows, apart = Function(kind, (0, 1), 2).relaxed(D, off)
+    assert not apart and (yl >= 1 or not rows)
+    for vx, vy in itertools.product(range(xl, xl + wx + 1), range(yl, yl + wy + 1)):
+        if vy:
+            values = {0: vx, 1: vy, 2: BINARY[kind](vx, vy)}
+            for row, k in rows:
+                assert sum(a * values[j] for j, a in row.items()) + k <= 0
 
 
 rows = st.lists(

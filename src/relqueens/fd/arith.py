@@ -310,6 +310,41 @@ class Function(Propagator):
             return [({self.args[0]: 1, z: -1}, 0), ({self.args[0]: -1, z: -1}, 0)]
         return []
 
+    def relaxed(self, D: list[Dom], off: list[int]) -> Relaxation:
+        """:meth:`linear`'s rows, and for a quotient or a remainder ``z`` of ``x`` by ``y`` with
+        ``y`` at least 1, the rows that hold within the bounds of ``x`` and ``y`` (its sign
+        known for a quotient: ``yl * z <= x`` and ``x + 1 <= yh * (z + 1)`` when ``x >= 0``,
+        which ``x // z < x`` creeps through; ``z <= y - 1``, and ``z <= x`` when ``x >= 0``).
+
+        >>> Function("div", (0, 1), 2).relaxed([0b1111, 0b110, 0b1111], [0, 0, 0])[0]  # x // y, y in 1..2
+        [({2: 1, 0: -1}, 0), ({0: 1, 2: -2}, -1)]
+        """
+        rows = self.linear()
+        if self.kind not in ("div", "tdiv", "mod", "rem") or len({*self.args, self.z}) < 3:
+            return rows, []
+        (x, y), z = self.args, self.z
+        xl, xh, yl, yh = (
+            low(D[x], off[x]),
+            high(D[x], off[x]),
+            low(D[y], off[y]),
+            high(D[y], off[y]),
+        )
+        if yl < 1:
+            return rows, []  # a divisor that may be 0 or below: none here
+        if self.kind in ("mod", "rem"):
+            rows.append(({z: 1, y: -1}, 1))  # z <= y - 1 (a remainder of x < 0 is at most 0)
+            if xl >= 0:
+                rows.append(({z: 1, x: -1}, 0))  # z <= x
+        elif self.kind == "div" or xl >= 0:  # a floor; a truncation where x >= 0 is one too
+            ends = (yl, yh) if xl >= 0 else (yh, yl) if xh <= 0 else None
+            if ends is not None:  # z <= x / a and x + 1 <= b * (z + 1), ends a and b
+                a, b = ends
+                if a != INF:
+                    rows.append(({z: int(a), x: -1}, 0))
+                if b != INF:
+                    rows.append(({x: 1, z: -int(b)}, 1 - int(b)))
+        return rows, []
+
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         args, z = self.args, self.z
         if self.kind in ("min", "max") and all(type(D[v]) is int for v in self.vars):

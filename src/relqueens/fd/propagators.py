@@ -199,9 +199,9 @@ variables close a cycle that no values satisfy (:func:`creeps`).
 def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool:
     """Whether the linear constraints connected to some FD variable of ``seeds`` (the rows
     :meth:`Propagator.relaxed` gives for the propagators in the wake lists of ``hot``: offsets
-    ``x <= y + c``, ``x == y + c``, sums ``<=`` and ``==``, ``z == max(x, y)``, products within
-    their factors' bounds) have no solution within
-    the domains' bounds: ``x < y, y < x``, or ``x < y, y < x + z`` with ``z`` in ``0..1``, where
+    ``x <= y + c``, ``x == y + c``, sums ``<=`` and ``==``, ``z == max(x, y)``, products,
+    quotients and remainders within their arguments' bounds) have no solution within the
+    domains' bounds: ``x < y, y < x``, or ``x < y, y < x + z`` with ``z`` in ``0..1``, where
     bounds reasoning would move the bounds a step a turn (forever on unbounded domains).
 
     Found by eliminating the variables one by one (Fourier-Motzkin): each
@@ -210,8 +210,9 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
     (sound for integers), until a row ``k <= 0`` with ``k > 0`` proves the
     constraints unsatisfiable; once for each set of variables the rows
     connect. ``False`` (not proved) past :data:`ROWS` rows or :data:`TERMS` terms.
-    A sum ``!=`` over variables of one such set fails if the rows allow it
-    neither below nor above (``x != y`` beside ``x <= y, y <= x``). A reified
+    The sums ``!=`` over variables of one such set fail if the rows leave their
+    sum of terms (up to a factor) no value but those they exclude (``x != y``
+    beside ``x <= y, y <= x``; ``x != y, x != y + 1`` beside ``y <= x <= y + 1``). A reified
     relation whose 0/1 variable is fixed gives the rows of what it enforces.
 
     >>> from relqueens.fd.store import Model
@@ -265,12 +266,42 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
             return True
         if found is None:
             continue  # given up on these rows: none with a sum != either
-        for a, k in apart:
-            if a.keys() <= near and all(
-                _unsatisfiable([*system, row], spare) for row in ((a, k + 1), negated(a, k - 1))
-            ):
-                return True  # the rows leave sum + k neither <= -1 nor >= 1
+        for a, excluded in _forms(a for a in apart if a[0].keys() <= near).items():
+            if all(_unsatisfiable([*system, *gap], spare) for gap in _gaps(dict(a), excluded)):
+                return True  # the rows leave the sum no value between (or beyond) those excluded
     return False
+
+
+def _forms(sums: Iterable[Inequality]) -> dict[frozenset[tuple[int, int]], set[int]]:
+    """Sums ``sum(a_j * x_j) + k != 0`` as the values each sum of terms must avoid (the sum
+    divided by its coefficients' gcd, its sign fixed; a ``k`` the gcd does not divide excludes none).
+
+    >>> _forms([({0: 1, 1: -1}, 0), ({0: -1, 1: 1}, 1), ({0: 2, 1: -2}, -4), ({0: 2, 1: -2}, 1)])
+    {frozenset({(0, 1), (1, -1)}): {0, 1, 2}}
+    """
+    forms: dict[frozenset[tuple[int, int]], set[int]] = {}
+    for a, k in sums:
+        if not a:
+            continue  # a constant: propagation has decided it
+        g = reduce(gcd, a.values(), 0) * (1 if a[min(a)] > 0 else -1)
+        if k % g == 0:
+            forms.setdefault(frozenset((j, c // g) for j, c in a.items()), set()).add(-k // g)
+    return forms
+
+
+def _gaps(a: dict[int, int], excluded: set[int]) -> list[list[Inequality]]:
+    """The rows of each range of values of ``sum(a_j * x_j)`` between and beyond those ``excluded``.
+
+    >>> _gaps({0: 1}, {0, 1, 3})
+    [[({0: 1}, 1)], [({0: -1}, 2), ({0: 1}, -2)], [({0: -1}, 4)]]
+    """
+    values = sorted(excluded)
+    gaps = [[(a, -(values[0] - 1))]]  # the sum <= the least - 1
+    for lo, hi in pairwise(values):
+        if hi - lo > 1:
+            gaps.append([negated(a, -(lo + 1)), (a, -(hi - 1))])
+    gaps.append([negated(a, -(values[-1] + 1))])  # the sum >= the most + 1
+    return gaps
 
 
 ROWS = 300
