@@ -1381,9 +1381,10 @@ class Posting:
         :class:`DistinctSum`.
         """
         model = self.store.current()
-        known = frozenset(members) in model.groups
         free = members if free is None else free
+        groups = len(model.groups)
         self.store.record(("distinct", tuple(members), c, tuple(free)))
+        known = len(model.groups) == groups  # the same group again: nothing new (see Model.apply)
         self.queue.update([i for i, _ in free])
         if known:
             return True

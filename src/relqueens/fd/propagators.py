@@ -196,6 +196,12 @@ variables close a cycle that no values satisfy (:func:`creeps`).
 """
 
 
+CREEP_STEPS = 1 << 12
+"""After this many steps, one fixpoint checks the rows around the variable at hand as
+:func:`creeps` does (bounds creeping over bitsets of many values, ``x < y, y < x`` over
+200,000 values: a bound a step, each step a pass over the bitsets)."""
+
+
 def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool:
     """Whether the linear constraints connected to some FD variable of ``seeds`` (the rows
     :meth:`Propagator.relaxed` gives for the propagators in the wake lists of ``hot``: offsets
@@ -471,6 +477,8 @@ def fixpoint(
                     return False
         steps += 1
         if not steps & 4095:  # a long fixpoint (bounds creeping over a wide bitset): mind the clock
+            if steps == CREEP_STEPS and creeps(D, off, model.hot, (i,)):
+                return False  # a bitset's bounds creeping through offsets no values satisfy
             budget = current_budget()
             if budget is not None:
                 budget.check_clock()

@@ -182,19 +182,25 @@ class Model:
                 lists = self.slowwatch
             else:
                 lists = self.boundwatch if p.on_bounds else self.watch
-            eager, plain = lists is self.watch, lists is self.slowwatch or lists is self.fixwatch
-            for i in set(p.vars):
-                if p.gather is not None and i == p.vars[0]:
-                    group = self.gathered.get((i, p.gather))
-                    if group is None:
-                        group = self.gathered[i, p.gather] = p.gather(i)
-                        lists[i].append(group)
-                    group.members.append(p)
-                elif not p.supported or i == p.vars[0]:
+            vs, first = set(p.vars), p.vars[0]
+            if p.gather is None and not p.supported:  # the common case: each variable wakes it
+                for i in vs:
                     lists[i].append(p)
-                if eager:
+            else:
+                for i in vs:
+                    if p.gather is not None and i == first:
+                        group = self.gathered.get((i, p.gather))
+                        if group is None:
+                            group = self.gathered[i, p.gather] = p.gather(i)
+                            lists[i].append(group)
+                        group.members.append(p)
+                    elif not p.supported or i == first:
+                        lists[i].append(p)
+            if lists is self.watch:
+                for i in vs:
                     self.eager[i] = True
-                if not plain:
+            if lists is self.watch or lists is self.boundwatch:
+                for i in vs:
                     self.plain[i] = False
             for x, b, j, pos in p.supports(off):
                 if p.scan is None or not self.scanned(x, p.scan).take(b, j, pos, p):
