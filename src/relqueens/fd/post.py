@@ -854,15 +854,13 @@ class Posting:
         near = max(taken) - low <= DENSE  # then one mask, shifted for each term
         values = sum(1 << (v - low) for v in taken) if near else 0  # bit b: the value low + b
         for j, cj in terms:
-            d, shift = D[j], low - off[j] - cj  # bit b of d: the term's value off[j] + cj + b
+            d, base = D[j], off[j] + cj  # bit b of d: the term's value base + b
             if not near:
-                mask = sum(
-                    1 << (v - low + shift) for v in taken if 0 <= v - low + shift < d.bit_length()
-                )
-            elif shift >= 0:
-                mask = values << shift if shift < d.bit_length() else 0
+                mask = sum(1 << (v - base) for v in taken if 0 <= v - base < d.bit_length())
+            elif low >= base:
+                mask = values << (low - base) if low - base < d.bit_length() else 0
             else:
-                mask = values >> -shift
+                mask = values >> (base - low)
             if d & mask and not self.set(j, d & ~mask):
                 return False
         return True

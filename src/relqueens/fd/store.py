@@ -37,9 +37,10 @@ if TYPE_CHECKING:
     from .terms import Relation
 
 Entry = tuple[Any, ...]
-"""A model log entry: ``("var", vs, offset, private)`` (variables ``vs``, numbered in order), ``("alias", v, i)``, ``("rebase", i, offset)``,
-``("ne", x, y, c, source)``, ``("distinct", members, source, free)`` (value elimination among
-the ``free`` members: the others were fixed when it was posted) or ``("prop", propagator)``."""
+"""A model log entry: ``("var", vs, offset, private)`` (variables ``vs``, numbered in order),
+``("alias", v, i)``, ``("rebase", i, offset)``, ``("ne", x, y, c, source)``, ``("distinct",
+members, source, free)`` (value elimination among the ``free`` members: the others were fixed
+when it was posted) or ``("prop", propagator)``."""
 Row = tuple["Sequence[tuple[int, int]] | Lined", int]
 """A value elimination row ``(members, ci)`` (see :class:`Model`)."""
 
