@@ -281,6 +281,7 @@ class Function(Propagator):
     and pow (``** exponent``)."""
 
     __slots__ = ("args", "exponent", "fn", "kind", "z")
+    loose = True  # a quotient's rows: a sum of many quotients gave up where it was refuted
     LIMIT = 1024
     """Up to this many argument combinations, propagation is domain consistent."""
 

@@ -40,8 +40,10 @@ if TYPE_CHECKING:
         """What :func:`fixpoint` wakes: a :class:`Propagator`, or a trace's watched stand-in for one."""
 
         batched: bool
+        loose: bool
 
         def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool: ...
+        def linear(self) -> list[Inequality]: ...
         def relaxed(self, D: list[Dom], off: list[int]) -> Relaxation: ...
 
     Wakes = Sequence[Sequence[Woken]]
@@ -238,44 +240,76 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
     if not seeds:  # the usual case when a run labels what is left open: bitsets only
         return False
     rows: dict[int, list[Inequality]] = {}  # by variable
+    tight: dict[int, list[Inequality]] = {}  # the same, a loose propagator's linear() rows only
     apart: list[Inequality] = []  # sum(a_j * x_j) + k != 0
     for p in {p for lists in hot[6:10] for ps in lists for p in ps}:  # the wake lists
         below, differ = p.relaxed(D, off)
-        for row in below:
-            for j in row[0]:
-                rows.setdefault(j, []).append(row)
+        for by, some in ((rows, below), (tight, p.linear() if p.loose else below)):
+            for row in some:
+                for j in row[0]:
+                    by.setdefault(j, []).append(row)
         apart += differ
     linked: set[int] = set()
     spare = [TERMS]  # the terms the checks of the sums != may read, in all
+    tries = ((rows, None), (tight, None), (rows, 1), (rows, 2), (rows, 3))
     for i in seeds:
         if i in linked:
             continue
-        linked.add(i)
-        todo, near = [i], {i}
-        chosen: dict[int, Inequality] = {}
-        while todo and len(chosen) <= ROWS:  # the rows connected to i
-            for row in rows.get(todo.pop(), ()):
-                chosen[id(row)] = row
-                for j in row[0].keys() - near:
-                    near.add(j)
-                    todo.append(j)
-        linked |= near
-        system = list(chosen.values())
-        for j in near:
-            lo, hi = low(D[j], off[j]), high(D[j], off[j])
-            if lo != -INF:
-                system.append(({j: -1}, int(lo)))
-            if hi != INF:
-                system.append(({j: 1}, -int(hi)))
-        found = _unsatisfiable(system, [TERMS])
-        if found:
-            return True
-        if found is None:
+        decided = None  # the rows (and their variables) last eliminated without giving up
+        for by, hops in tries:  # all the rows connected to i; past ROWS, fewer of them
+            system, near = _around(by, i, D, off, hops)
+            if by is rows and hops is None:
+                linked |= near
+            found = _unsatisfiable(system, [TERMS])
+            if found:
+                return True  # a part of the rows no values satisfy: all of them neither
+            if found is not None:
+                decided = system, near
+                if by is rows and hops is None:
+                    break  # all the rows eliminated, and not refuted
+            elif hops is not None:
+                break  # fewer rows gave up too: more would
+        if decided is None:
             continue  # given up on these rows: none with a sum != either
+        system, near = decided
         for a, excluded in _forms(a for a in apart if a[0].keys() <= near).items():
             if all(_unsatisfiable([*system, *gap], spare) for gap in _gaps(dict(a), excluded)):
                 return True  # the rows leave the sum no value between (or beyond) those excluded
     return False
+
+
+def _around(
+    rows: dict[int, list[Inequality]], i: int, D: list[Dom], off: list[int], hops: int | None
+) -> tuple[list[Inequality], set[int]]:
+    """The rows connected to variable ``i`` (by variable in ``rows``) within ``hops`` steps
+    (all of them: ``None``; no more once past :data:`ROWS`), with their variables' bounds as
+    rows, and those variables.
+
+    >>> x_below_y, y_upto_z = ({0: 1, 1: -1}, 1), ({1: 1, 2: -1}, 0)
+    >>> rows = {0: [x_below_y], 1: [x_below_y, y_upto_z], 2: [y_upto_z]}
+    >>> [len(_around(rows, 0, [0b11] * 3, [0] * 3, hops)[0]) for hops in (1, None)]
+    [5, 8]
+    """
+    near, level = {i}, [i]
+    chosen: dict[int, Inequality] = {}
+    while level and hops != 0 and len(chosen) <= ROWS:
+        reached = []
+        for v in level:
+            for row in rows.get(v, ()):
+                chosen[id(row)] = row
+                for j in row[0].keys() - near:
+                    near.add(j)
+                    reached.append(j)
+        level = reached
+        hops = None if hops is None else hops - 1
+    system = list(chosen.values())
+    for j in near:
+        lo, hi = low(D[j], off[j]), high(D[j], off[j])
+        if lo != -INF:
+            system.append(({j: -1}, int(lo)))
+        if hi != INF:
+            system.append(({j: 1}, -int(hi)))
+    return system, near
 
 
 def _forms(sums: Iterable[Inequality]) -> dict[frozenset[tuple[int, int]], set[int]]:
@@ -569,6 +603,9 @@ class Propagator(ABC):
     scan: type[Scanned] | None = None
     """The class of :class:`Scanned` that checks this propagator's value supports together with
     the others on the same variable (if it takes them)."""
+    loose = False
+    """Its :meth:`relaxed` rows beyond :meth:`linear`'s are many and seldom needed: where all the
+    rows are too many to eliminate, :func:`creeps` tries again without them."""
 
     def linear(self) -> list[Inequality]:
         """Rows ``sum(a_j * x_j) + k <= 0`` that hold wherever the constraint does (none here):
