@@ -242,33 +242,54 @@ def creeps(D: list[Dom], off: list[int], hot: Hot, seeds: Iterable[int]) -> bool
     rows: dict[int, list[Inequality]] = {}  # by variable
     tight: dict[int, list[Inequality]] = {}  # the same, a loose propagator's linear() rows only
     apart: list[Inequality] = []  # sum(a_j * x_j) + k != 0
+    found_rows: list[tuple[list[Inequality], list[Inequality]]] = []
+    loosened = False
     for p in {p for lists in hot[6:10] for ps in lists for p in ps}:  # the wake lists
         below, differ = p.relaxed(D, off)
-        for by, some in ((rows, below), (tight, p.linear() if p.loose else below)):
-            for row in some:
+        exact = p.linear() if p.loose else below
+        loosened = loosened or len(exact) < len(below)
+        found_rows.append((below, exact))
+        apart += differ
+    for by, k in ((rows, 0), (tight, 1)) if loosened else ((rows, 0),):
+        for some in found_rows:
+            for row in some[k]:
                 for j in row[0]:
                     by.setdefault(j, []).append(row)
-        apart += differ
-    linked: set[int] = set()
+    linked: set[int] = set()  # the variables of the components eliminated
+    whole: dict[int, int] = {}  # of those given up on, the rows of each one's component
     spare = [TERMS]  # the terms the checks of the sums != may read, in all
-    tries = ((rows, None), (tight, None), (rows, 1), (rows, 2), (rows, 3))
+    retry = [TERMS // 4]  # the terms the tries with fewer rows may read, in all
     for i in seeds:
         if i in linked:
             continue
-        decided = None  # the rows (and their variables) last eliminated without giving up
-        for by, hops in tries:  # all the rows connected to i; past ROWS, fewer of them
-            system, near = _around(by, i, D, off, hops)
-            if by is rows and hops is None:
-                linked |= near
+        decided = None  # rows (and their variables) eliminated without giving up
+        if i not in whole:  # all the rows connected to i, then without the loose ones' extras
+            system, near = _around(rows, i, D, off, None)
             found = _unsatisfiable(system, [TERMS])
+            if found is None:
+                whole.update(dict.fromkeys(near, len(system)))
+                if loosened:
+                    system, near = _around(tight, i, D, off, None)
+                    found = _unsatisfiable(system, retry)
+            else:
+                linked |= near
             if found:
-                return True  # a part of the rows no values satisfy: all of them neither
+                return True
             if found is not None:
                 decided = system, near
-                if by is rows and hops is None:
-                    break  # all the rows eliminated, and not refuted
-            elif hops is not None:
-                break  # fewer rows gave up too: more would
+        if i in whole:  # given up on: the rows near i, one to three steps away
+            for hops in (1, 2, 3):
+                system, near = _around(rows, i, D, off, hops)
+                found = (
+                    None
+                    if len(system) >= whole[i] or retry[0] <= 0
+                    else _unsatisfiable(system, retry)
+                )
+                if found:
+                    return True  # a part of the rows no values satisfy: all of them neither
+                if found is None:
+                    break  # the whole component again, or fewer rows gave up: more would
+                decided = decided or (system, near)
         if decided is None:
             continue  # given up on these rows: none with a sum != either
         system, near = decided
