@@ -404,6 +404,19 @@ def test_rows_too_many_to_eliminate_are_tried_again_within_one_budget(monkeypatc
     assert calls[1] and calls[0] <= 1.5 * 4 * calls[1]  # about one elimination a component
 
 
+def test_an_offset_of_a_variable_to_itself_gives_rows_with_no_variable():
+    """``x <= x + c`` and ``x == x + c`` hold exactly when ``c >= 0`` and ``c == 0``: their rows
+    say so with no variable (a dict keyed by ``x`` twice gave ``-x - c <= 0``, found by the
+    second review; no posting path makes such an offset, so the rows are checked directly)."""
+    from relqueens.fd.propagators import EqOffset, LeOffset, _unsatisfiable
+
+    for c in (-2, -1, 0, 1, 2):
+        for p, holds in ((LeOffset(0, 0, c), c >= 0), (EqOffset(0, 0, c), c == 0)):
+            rows = p.linear()
+            assert all(not a for a, _ in rows)
+            assert _unsatisfiable([*rows, ({0: 1}, -5), ({0: -1}, -5)], [1000]) is (not holds)
+
+
 def test_a_cycle_over_bitsets_of_many_values_fails_without_a_pass_a_value():
     """Over the even numbers ``0..400,000`` (a bitset of 200,001 values, not an interval kept as
     bounds), ``x < y, y < x`` moved a bound a step, each step a pass over the bitsets: 3.9 s,

@@ -183,6 +183,15 @@ Relaxation = tuple[list[Inequality], list[Inequality]]
 """Rows ``sum(a_j * x_j) + k <= 0``, and sums ``sum(a_j * x_j) + k`` that differ from 0."""
 
 
+def _difference(x: int, y: int) -> dict[int, int]:
+    """The terms of ``x - y``: none when ``x`` is ``y`` (``x <= x + c`` holds exactly when ``c >= 0``).
+
+    >>> _difference(0, 1), _difference(2, 2)
+    ({0: 1, 1: -1}, {})
+    """
+    return {x: 1, y: -1} if x != y else {}
+
+
 def negated(terms: dict[int, int], k: int) -> Inequality:
     """The row ``-sum(a_j * x_j) - k <= 0``: with ``(terms, k)``, an equality."""
     return {j: -a for j, a in terms.items()}, -k
@@ -708,7 +717,7 @@ class EqOffset(Propagator):
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
 
     def linear(self) -> list[Inequality]:
-        row = {self.x: 1, self.y: -1}
+        row = _difference(self.x, self.y)
         return [(row, -self.c), negated(row, -self.c)]
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
@@ -748,7 +757,7 @@ class LeOffset(Propagator):
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
 
     def linear(self) -> list[Inequality]:
-        return [({self.x: 1, self.y: -1}, -self.c)]
+        return [(_difference(self.x, self.y), -self.c)]
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, c = self.x, self.y, self.c
