@@ -43,6 +43,8 @@ def test_a_domain_given_to_repeated_bound_and_known_variables_keeps_each_once():
     )
     assert got == expected
     assert run_all(x, eq(x, 5), fd.in_(x, y, fd.interval(1, 3))) == ()  # a bound value outside
+    assert run_all(x, eq(x, "a"), fd.in_(x, y, fd.interval(1, 3))) == ()  # not an integer
+    assert run_all(x, eq(x, [1]), fd.in_(y, x, fd.interval(1, 3))) == ()
 
 
 def test_constraints_waiting_on_variables_wake_when_one_domain_registers_them():

@@ -147,6 +147,15 @@ class Distinct(Constraint):
     differ = True
 
 
+def _stored(dom: Domain | Wide) -> tuple[Dom, int]:
+    """``dom`` as a store keeps it: a Wide domain itself at offset 0, or a bitset and its offset.
+
+    >>> _stored(interval(3, 5))
+    (7, 3)
+    """
+    return (dom, 0) if type(dom) is Wide else (dom.bits, dom.lo)
+
+
 def repeated(terms: Iterable[Any], s: Subst) -> bool:
     """Whether two of ``terms`` (variables, ``x + c``, integers) are one in substitution ``s``,
     or one is bound to what is not an integer: a ``distinct`` waiting for domains whose
@@ -389,12 +398,7 @@ class Posting:
 
     def register(self, *vs: Var, dom: Domain | Wide) -> None:
         """Give free variables ``vs`` (each once, none with a domain yet) the domain ``dom``."""
-        store, dom = self.store, dense(dom)
-        first = len(store.D)
-        if type(dom) is Wide:
-            store.register_all(vs, dom, 0)
-        else:
-            store.register_all(vs, dom.bits, dom.lo)
+        first = self.store.register_all(vs, *_stored(dense(dom)))
         self.queue.update(range(first, first + len(vs)))
         for v in vs:
             self.wake(v)  # a Wide domain too: a != posted before propagates over bounds
@@ -1012,11 +1016,7 @@ class Posting:
 
     def hidden(self, lo: int | float, hi: int | float) -> int:
         """A fresh hidden FD variable with domain ``lo..hi`` (never labeled or shown)."""
-        dom = span(lo, hi)
-        if type(dom) is Wide:
-            i = self.store.register(var(prefix="aux"), dom, 0, private=True)
-        else:
-            i = self.store.register(var(prefix="aux"), dom.bits, dom.lo, private=True)
+        i = self.store.register(var(prefix="aux"), *_stored(span(lo, hi)), private=True)
         self.queue.add(i)
         return i
 

@@ -443,14 +443,15 @@ class FDStore(ConstraintStore):
         A ``private`` variable (a propagator's state, a constant's stand-in) is
         never labeled, bound or shown.
         """
-        self.record(("var", (v,), o, private))
-        self.D.append(bits)
-        return len(self.D) - 1
+        return self.register_all((v,), bits, o, private)
 
-    def register_all(self, vs: Sequence[Var], bits: Dom, o: int) -> None:
-        """:meth:`register` each of ``vs`` (distinct variables), all with domain ``bits`` at offset ``o``."""
-        self.record(("var", tuple(vs), o, False))
+    def register_all(self, vs: Sequence[Var], bits: Dom, o: int, private: bool = False) -> int:
+        """:meth:`register` each of ``vs`` (distinct variables), all with domain ``bits`` at offset
+        ``o``, in one log entry; the index of the first."""
+        self.record(("var", tuple(vs), o, private))
+        first = len(self.D)
         self.D.extend([bits] * len(vs))
+        return first
 
     def index_of(self, v: Var) -> int | None:
         """The index of FD variable ``v`` (``None`` if it has no domain here)."""

@@ -423,6 +423,13 @@ class Lin(Arith):
         return Relation("!=", self, other)
 
 
+def _one(v: Any) -> Lin:
+    """The expression ``1 * v`` (its terms taken as they are)."""
+    one = object.__new__(Lin)
+    one.terms, one.const = {v: 1}, 0
+    return one
+
+
 def lin(term: object) -> Lin:
     """The linear expression for a variable, an integer, an expression or a relation (as 0/1).
 
@@ -435,13 +442,10 @@ def lin(term: object) -> Lin:
     if type(term) is LVar:  # the common case: one expression per variable (never changed)
         one = term._lin
         if one is None:
-            one = term._lin = object.__new__(Lin)
-            one.terms, one.const = {term: 1}, 0
+            one = term._lin = _one(term)
         return one
     if type(type(term)) is LVarType:  # isvar, inline: a kanren variable
-        one = object.__new__(Lin)
-        one.terms, one.const = {term: 1}, 0
-        return one
+        return _one(term)
     if isinstance(term, Lin):
         return term
     if isinstance(term, Relation):
