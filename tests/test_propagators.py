@@ -9,7 +9,18 @@ from hypothesis import strategies as st
 from relqueens import eq, fd, run, run_all, vars
 from relqueens.fd import Domain, interval
 from relqueens.fd.arith import AtLeastApart, ReifiedBound
-from relqueens.fd.propagators import BoolLinear, EqOffset, LeOffset, Linear, Times
+from relqueens.fd.domain import Wide
+from relqueens.fd.propagators import (
+    BoolLinear,
+    EqOffset,
+    LeOffset,
+    Linear,
+    Times,
+    _indivisible,
+    _indivisible_at,
+    high,
+    low,
+)
 
 
 def bits(*values, off=0):
@@ -635,3 +646,44 @@ def test_a_product_of_naturals_by_division_narrows_as_the_general_rule(sets, shi
     assert fast
     for t in triples:
         assert all(fast[r] >> (v - off[r]) & 1 for r, v in zip(roles, t))
+
+
+@st.composite
+def strided_sums(draw):
+    """A sum ``sum(a_j x_j) + k == 0`` over bitsets (some fixed) and Wide bounds, small values."""
+    n = draw(st.integers(1, 5))
+    terms = tuple((j, draw(st.sampled_from([-6, -4, -3, -2, 2, 3, 4, 6, 1]))) for j in range(n))
+    D, off = [], []
+    for _ in range(n):
+        lo = draw(st.integers(-3, 3))
+        values = draw(st.sets(st.integers(lo, lo + 4), min_size=1))
+        if draw(st.integers(0, 4)) == 0:
+            D.append(Wide(min(values), max(values)))
+            off.append(0)
+        else:
+            D.append(sum(1 << (v - lo) for v in values))
+            off.append(lo)
+    return terms, D, off, draw(st.integers(-20, 20))
+
+
+@settings(max_examples=300, deadline=None)
+@given(strided_sums())
+def test_indivisible_read_from_the_domains(model):
+    """The divisibility check read from the domains agrees with the one over each term's bounds,
+    and a refutation is never wrong (brute force over the domains' values)."""
+    terms, D, off, k = model
+    spans = []
+    for j, a in terms:
+        ends = (a * low(D[j], off[j]), a * high(D[j], off[j]))
+        spans.append((min(ends), max(ends)))
+    refuted = _indivisible_at(terms, D, off, k)
+    assert refuted == _indivisible(terms, spans, k)
+    if refuted:
+        choices = [
+            range(D[j].lo, D[j].hi + 1) if type(D[j]) is Wide else Domain(D[j], off[j])
+            for j, _ in terms
+        ]
+        assert not any(
+            sum(a * v for (_, a), v in zip(terms, point)) + k == 0
+            for point in itertools.product(*choices)
+        )

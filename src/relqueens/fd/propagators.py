@@ -31,7 +31,7 @@ from ..logic.limits import current_budget
 from .domain import Dom, Wide
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Sequence
     from typing import Protocol
 
     from .store import Row
@@ -956,12 +956,32 @@ def _indivisible(
     return g > 1 and rest % g != 0
 
 
-def _spans(
-    terms: tuple[tuple[int, int], ...], D: list[Dom], off: list[int]
-) -> Iterator[tuple[float, float]]:
-    """The bounds of each term ``a * x`` in domains ``D`` (low and high ends in either order)."""
+def _indivisible_at(
+    terms: tuple[tuple[int, int], ...], D: list[Dom], off: list[int], k: int
+) -> bool:
+    """:func:`_indivisible`, its fixed terms read from the domains ``D`` as it goes (it stops at the
+    first open coefficients with no common factor, where most terms of a long sum are not read).
+
+    >>> _indivisible_at(((0, 2), (1, 2), (2, 1)), [0b1111, 0b1111, 0b100], [0, 0, 0], -1)
+    True
+    """
+    g, rest = 0, k
     for j, a in terms:
-        yield a * low(D[j], off[j]), a * high(D[j], off[j])
+        d = D[j]
+        if type(d) is int:
+            if d & (d - 1):
+                g = gcd(g, a)
+                if g == 1:
+                    return False
+            else:
+                rest += a * (off[j] + d.bit_length() - 1)
+        elif d.lo == d.hi:
+            rest += a * d.lo
+        else:
+            g = gcd(g, a)
+            if g == 1:
+                return False
+    return g > 1 and rest % g != 0
 
 
 def _total_bounds(a: int, k: int, op: str) -> tuple[int | float, int | float]:
@@ -1130,7 +1150,7 @@ class BoolLinear(Linear):
         if (
             least > 0
             or (both and most < 0)
-            or (self.strided and _indivisible(self.terms, _spans(self.terms, D, off), self.k))
+            or (self.strided and _indivisible_at(self.terms, D, off, self.k))
         ):
             return False
         room = min(-least, most) if both else -least

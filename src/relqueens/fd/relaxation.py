@@ -393,10 +393,7 @@ class LagrangianBound:
     def _price(self, D: list[Dom], off: list[int]) -> None:
         """Multipliers from the LP over the bounds of ``D``, and the reduced costs they give."""
         lp = self.lp
-        self.solved = lp.solve(
-            [low(D[i], off[i]) for i in self.ids],  # type: ignore[misc]  # finite: checked by relaxations
-            [high(D[i], off[i]) for i in self.ids],  # type: ignore[misc]  # as above
-        )
+        self.solved = lp.solve(*_ends(self.ids, D, off))
         lam = [round(p * LAGRANGE_SCALE) for p in lp.prices]
         self.reduced = combined(self.scaled_cost, lam, self.row_weights)
         self.const = -sum(m * b for (_, b), m in zip(self.rows, lam))
@@ -585,6 +582,25 @@ def _element_costs(
         row[k] = c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x])
         d ^= bit
     return row
+
+
+def _ends(ids: list[int], D: list[Dom], off: list[int]) -> tuple[list[int], list[int]]:
+    """The low ends and the high ends of the domains of ``ids``, finite (bitsets' inline: the LP's
+    every node).
+
+    >>> _ends([0, 1], [0b110, 0b1], [0, 5])
+    ([1, 5], [2, 5])
+    """
+    los, his = [], []
+    for i in ids:
+        d, o = D[i], off[i]
+        if type(d) is int:
+            los.append(o + (d & -d).bit_length() - 1)
+            his.append(o + d.bit_length() - 1)
+        else:
+            los.append(d.lo)
+            his.append(d.hi)
+    return los, his
 
 
 def _least(terms: Iterable[tuple[int, int]], D: list[Dom], off: list[int]) -> int | float:
