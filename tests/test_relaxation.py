@@ -1197,3 +1197,76 @@ def test_a_multiple_choice_knapsack_is_proved_by_its_table_in_few_nodes():
     goals.append(fd.sum(w, "<=", sum(max(row) for row in W) // 3))
     (best,) = run(1, tuple(x), *goals, fd.maximize(fd.dot([1] * n, v), x), max_nodes=400)
     assert sum(V[i][c] for i, c in enumerate(best)) == 828
+
+
+@st.composite
+def filled_knapsacks(draw):
+    """Items of ``0..m`` copies under 2-3 ``<=`` rows (weights of either sign, mostly positive), a
+    gain each, and a point within the rows: ``(highs, gains, rows, point)``."""
+    n = draw(st.integers(1, 6))
+    highs = [draw(st.integers(1, 3)) for _ in range(n)]
+    gains = [draw(st.integers(-2, 9)) for _ in range(n)]
+    rows = [
+        (
+            {i: draw(st.integers(-2, 9).filter(bool)) for i in range(n)},
+            draw(st.integers(0, 20)),
+        )
+        for _ in range(draw(st.integers(2, 3)))
+    ]
+    point = [draw(st.integers(0, h)) for h in highs]
+    return highs, gains, rows, point
+
+
+def _meets(rows, point):
+    return all(sum(a * point[i] for i, a in w.items()) <= b for w, b in rows)
+
+
+@EXAMPLES
+@given(filled_knapsacks())
+def test_a_filled_guess_and_its_better_neighbours_keep_the_rows_and_cost_less(case):
+    """A point filled (the rounded LP's guess) stays within the bounds and the rows and costs
+    no more; a neighbour the hill climb finds is a point of the rows that costs less."""
+    highs, gains, rows, point = case
+    n = len(highs)
+    cost = {i: -g for i, g in enumerate(gains)}
+    D, off = [(1 << h + 1) - 1 for h in highs], [0] * n
+    lagrangian = LagrangianBound([KnapsackBound(cost, w, b) for w, b in rows], D, off)
+    if not lagrangian.fill or not _meets(rows, point):
+        return
+    lagrangian.bound(D, off)
+
+    def total(p):
+        return sum(c * p[i] for i, c in cost.items())
+
+    start = dict(enumerate(point))
+    filled = lagrangian._filled(dict(start), lagrangian.ends)
+    assert all(0 <= filled[i] <= highs[i] for i in range(n))
+    assert _meets(rows, filled) and total(filled) <= total(start)
+    better = lagrangian.improved(dict(start))
+    if better is not None:
+        assert all(0 <= better[i] <= highs[i] for i in range(n))
+        assert _meets(rows, better) and total(better) < total(start)
+
+
+@EXAMPLES
+@given(filled_knapsacks(), st.randoms(use_true_random=False))
+def test_multidimensional_knapsacks_maximised_as_brute_force_in_any_goal_order(case, rng):
+    """Branch and bound over several rows (guesses filled and climbed) proves the brute-force
+    optimum, whichever order the goals come in."""
+    highs, gains, rows, _ = case
+    xs = vars(len(highs))
+    goals = [fd.in_(x, fd.interval(0, h)) for x, h in zip(xs, highs)]
+    goals += [fd.dot([w.get(i, 0) for i in range(len(xs))], xs) <= b for w, b in rows]
+    rng.shuffle(goals)
+    points = [
+        p
+        for p in itertools.product(*(range(h + 1) for h in highs))
+        if _meets(rows, dict(enumerate(p)))
+    ]
+    expected = max((sum(map(mul, gains, p)) for p in points), default=None)
+    found = run(1, xs, *goals, fd.label(xs, maximize=fd.dot(gains, xs)))
+    if expected is None:
+        assert found == ()
+    else:
+        (best,) = found
+        assert _meets(rows, dict(enumerate(best))) and sum(map(mul, gains, best)) == expected

@@ -998,17 +998,23 @@ class Label(Goal):
             top: int | float,
         ) -> None:
             """Record ``values`` of ``r``'s cost variables (a guess) within ``D`` if they are a
-            solution better than ``top`` allows."""
-            if values is None or const + sum(c * values[i] for i, c in r.cost.items()) > top:
-                return
-            D = D[:]
-            for i, v in values.items():
-                if not fixed(D[i]):
-                    D[i] = keep_ge(keep_le(D[i], model.off[i], v), model.off[i], v)
-                    if not D[i]:
-                        return
-            if fixpoint(D, set(values), model) and all(fixed(D[i]) for i in idxs):
+            solution better than ``top`` allows; then the better ones near it, while found."""
+            while (
+                values is not None and const + sum(c * values[i] for i, c in r.cost.items()) <= top
+            ):
+                D = D[:]
+                for i, v in values.items():
+                    if not fixed(D[i]):
+                        D[i] = keep_ge(keep_le(D[i], model.off[i], v), model.off[i], v)
+                        if not D[i]:
+                            return
+                if not (fixpoint(D, set(values), model) and all(fixed(D[i]) for i in idxs)):
+                    return
                 record(D)
+                if type(r) is not LagrangianBound:
+                    return
+                values, D = r.improved(values), store.D  # a solution: its neighbours, over the root
+                top = best[0] - 1 if sense == "min" else -best[0] - 1
 
         def tighten(D: list[Dom]) -> bool:
             nd = D[j] if probes is None else probes.bound(D[j])

