@@ -53,6 +53,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from itertools import combinations
 from math import ceil, floor, gcd
+from operator import mul
 from typing import TYPE_CHECKING, TypeAlias
 
 from .choices import ChoiceTable, choice_table
@@ -354,6 +355,7 @@ class LagrangianBound:
         "fill",
         "ids",
         "infeasible",
+        "least",
         "lp",
         "reduced",
         "root",
@@ -397,6 +399,8 @@ class LagrangianBound:
         self.infeasible = False
         self.const = 0
         """The multipliers' constant part, scaled."""
+        self.least: int | float = 0
+        """The priced objective's least over the last prices' domains, scaled."""
         self._price(D, off)
 
     def _price(self, D: list[Dom], off: list[int]) -> None:
@@ -407,6 +411,7 @@ class LagrangianBound:
         lam = [round(p * LAGRANGE_SCALE) for p in lp.prices]
         self.reduced = combined(self.scaled_cost, lam, self.row_weights)
         self.const = -sum(m * b for (_, b), m in zip(self.rows, lam))
+        self.least = self.const + _least(zip(self.ids, self.reduced), D, off)
         self.infeasible = lp.ray is not None and self._refuted(lp.ray, D, off)
 
     def _refuted(self, ray: list[float], D: list[Dom], off: list[int]) -> bool:
@@ -428,7 +433,7 @@ class LagrangianBound:
         self._price(D, off)
         if self.infeasible:
             return INFEASIBLE
-        return -(-(self.const + _least(zip(self.ids, self.reduced), D, off)) // LAGRANGE_SCALE)
+        return -(-self.least // LAGRANGE_SCALE)
 
     def solution(self, i: int) -> int | None:
         """The value of ``x_i`` in the last LP optimum, rounded to the nearest; for a variable
@@ -493,7 +498,8 @@ class LagrangianBound:
         """
         los, his = ends
         where, reduced, weights = self.lp.where, self.reduced, self.row_weights
-        room = [b - sum(w[i] * values[i] for i in w) for w, b in self.rows]
+        point = [values.get(i, 0) for i in self.ids]
+        room = [b - sum(map(mul, row, point)) for row, (_, b) in zip(weights, self.rows)]
         if min(room) < 0:
             return values
         moves = []  # (price of a step, variable, position, steps it may take, step)
@@ -544,8 +550,8 @@ class LagrangianBound:
 
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """Keep each variable within ``slack / |r_i|`` of the end its reduced cost favours
-        (the reduced costs of the last :meth:`bound`)."""
-        slack = LAGRANGE_SCALE * target - self.const - _least(zip(self.ids, self.reduced), D, off)
+        (the reduced costs and the least of the last :meth:`bound`, over these domains)."""
+        slack = LAGRANGE_SCALE * target - self.least
         if slack < 0:
             return False
         for i, r in zip(self.ids, self.reduced):
@@ -668,15 +674,9 @@ def _ends(ids: list[int], D: list[Dom], off: list[int]) -> tuple[list[int], list
     >>> _ends([0, 1], [0b110, 0b1], [0, 5])
     ([1, 5], [2, 5])
     """
-    los, his = [], []
-    for i in ids:
-        d, o = D[i], off[i]
-        if type(d) is int:
-            los.append(o + (d & -d).bit_length() - 1)
-            his.append(o + d.bit_length() - 1)
-        else:
-            los.append(d.lo)
-            his.append(d.hi)
+    ds, offs = [D[i] for i in ids], [off[i] for i in ids]
+    los = [o + (d & -d).bit_length() - 1 if type(d) is int else d.lo for d, o in zip(ds, offs)]
+    his = [o + d.bit_length() - 1 if type(d) is int else d.hi for d, o in zip(ds, offs)]
     return los, his
 
 
