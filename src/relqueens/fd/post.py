@@ -509,13 +509,13 @@ class Posting:
         """Post one constraint record; ``False`` if it fails at once."""
         if type(c) is Relation:
             return self.post_relation(c)
+        if type(c) is Distinct:
+            return self.post_distinct(c)
+        if type(c) is InDomain:
+            return self.post_in(c)
         post_on: Callable[[Posting], bool] | None = getattr(c, "post_on", None)
         if post_on is not None:
             return post_on(self)
-        if type(c) is InDomain:
-            return self.post_in(c)
-        if type(c) is Distinct:
-            return self.post_distinct(c)
         if type(c) is LexLe or type(c) is LexLeader:
             return self.post_lex(c)
         if type(c) is Inverse:
@@ -885,12 +885,11 @@ class Posting:
         """
         D, off = self.store.D, self.store.model.off
         shifts = aligned(members, off)
-        if (
-            max(s for _, s in shifts) if stated == members else spread((*stated, *members), off)
-        ) > DENSE:
+        same = stated == members
+        if (max(s for _, s in shifts) if same else spread((*stated, *members), off)) > DENSE:
             return True
         union = 0
-        if stated == members:
+        if same:
             for j, sj in shifts:
                 union |= D[j] << sj
         else:
@@ -1384,10 +1383,10 @@ class Posting:
         self.store.record(("distinct", tuple(members), c, tuple(free)))
         known = len(model.groups) == groups  # the same group again: nothing new (see Model.apply)
         self.queue.update([i for i, _ in free])
-        if known:
+        sums = model.posted(Linear)
+        if known or not sums:
             return True
         shift = dict(members)
-        sums = model.posted(Linear)
         return all(
             self.attach(DistinctSum(p.terms, p.k, p.op, model.off, p.source, True))
             for p in sums

@@ -264,8 +264,9 @@ class Model:
                 for i, ci in members:
                     self.rows[i].append((shifted, ci))
                     self.plain[i] = False
-            for i, _ in members:  # the members fixed when it was posted count as ties (ffc)
-                self.links[i] += len(stated) - len(members)
+            if len(stated) > len(members):  # the members fixed when it was posted: ties (ffc)
+                for i, _ in members:
+                    self.links[i] += len(stated) - len(members)
             self.props.append(entry)
         elif kind == "alias":
             _, v, i = entry
