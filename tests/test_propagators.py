@@ -1,6 +1,7 @@
 """Each propagator: narrowing, failure and entailment."""
 
 import itertools
+import math
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -9,17 +10,12 @@ from hypothesis import strategies as st
 from relqueens import eq, fd, run, run_all, vars
 from relqueens.fd import Domain, interval
 from relqueens.fd.arith import AtLeastApart, ReifiedBound
-from relqueens.fd.domain import Wide
 from relqueens.fd.propagators import (
     BoolLinear,
     EqOffset,
     LeOffset,
     Linear,
     Times,
-    _indivisible,
-    _indivisible_at,
-    high,
-    low,
 )
 
 
@@ -649,41 +645,48 @@ def test_a_product_of_naturals_by_division_narrows_as_the_general_rule(sets, shi
 
 
 @st.composite
-def strided_sums(draw):
-    """A sum ``sum(a_j x_j) + k == 0`` over bitsets (some fixed) and Wide bounds, small values."""
-    n = draw(st.integers(1, 5))
-    terms = tuple((j, draw(st.sampled_from([-6, -4, -3, -2, 2, 3, 4, 6, 1]))) for j in range(n))
-    D, off = [], []
-    for _ in range(n):
+def strided_rows(draw):
+    """``sum(a_j b_j) + c * t + k op 0`` over 0/1 terms (domains 1, 2 or 3) with coefficients
+    that often share a factor, and maybe a general term ``t`` (a bitset at an offset)."""
+    n = draw(st.integers(2, 5))
+    factor = draw(st.sampled_from([1, 2, 3]))
+    coefficients = [factor * draw(st.sampled_from([-3, -2, -1, 1, 2, 3])) for _ in range(n)]
+    D = [draw(st.sampled_from([1, 2, 3])) for _ in range(n)]
+    off = [0] * n
+    terms = list(enumerate(coefficients))
+    general = None
+    if draw(st.booleans()):
+        general = draw(st.integers(0, n))
         lo = draw(st.integers(-3, 3))
-        values = draw(st.sets(st.integers(lo, lo + 4), min_size=1))
-        if draw(st.integers(0, 4)) == 0:
-            D.append(Wide(min(values), max(values)))
-            off.append(0)
-        else:
-            D.append(sum(1 << (v - lo) for v in values))
-            off.append(lo)
-    return terms, D, off, draw(st.integers(-20, 20))
+        values = draw(st.sets(st.integers(lo, lo + 5), min_size=1))
+        terms.insert(general, (n, draw(st.sampled_from([-3, -2, -1, 1, 2, 3, 4]))))
+        D.append(sum(1 << (v - lo) for v in values))
+        off.append(lo)
+    op = draw(st.sampled_from(["==", "<="]))
+    return tuple(terms), D, off, draw(st.integers(-12, 12)), op, general
 
 
 @settings(max_examples=300, deadline=None)
-@given(strided_sums())
-def test_indivisible_read_from_the_domains(model):
-    """The divisibility check read from the domains agrees with the one over each term's bounds,
-    and a refutation is never wrong (brute force over the domains' values)."""
-    terms, D, off, k = model
-    spans = []
-    for j, a in terms:
-        ends = (a * low(D[j], off[j]), a * high(D[j], off[j]))
-        spans.append((min(ends), max(ends)))
-    refuted = _indivisible_at(terms, D, off, k)
-    assert refuted == _indivisible(terms, spans, k)
-    if refuted:
-        choices = [
-            range(D[j].lo, D[j].hi + 1) if type(D[j]) is Wide else Domain(D[j], off[j])
-            for j, _ in terms
-        ]
-        assert not any(
-            sum(a * v for (_, a), v in zip(terms, point)) + k == 0
-            for point in itertools.product(*choices)
-        )
+@given(strided_rows())
+def test_a_knapsack_row_prunes_no_solution_and_refutes_by_its_open_terms_gcd(row):
+    """:class:`BoolLinear` against brute force: a failure leaves no solution, a narrowing keeps
+    every one; and an equality whose open terms' coefficients share a factor the rest is not a
+    multiple of fails (the sum moves only by multiples of it)."""
+    terms, D, off, k, op, general = row
+    values = [list(Domain(d, o)) for d, o in zip(D, off)]
+    solutions = []
+    for point in itertools.product(*values):
+        total = sum(a * point[j] for j, a in terms) + k
+        if total == 0 or (op == "<=" and total < 0):
+            solutions.append(point)
+    narrowed = D[:]
+    kept = BoolLinear(terms, k, op, general=general).propagate(narrowed, off, set(), 0)
+    if not kept:
+        assert not solutions
+    else:
+        for point in solutions:
+            assert all((narrowed[j] >> (v - off[j])) & 1 for j, v in enumerate(point))
+    rest = k + sum(a * values[j][0] for j, a in terms if len(values[j]) == 1)
+    g = math.gcd(*(a for j, a in terms if len(values[j]) > 1))
+    if op == "==" and g > 1 and rest % g:
+        assert not kept

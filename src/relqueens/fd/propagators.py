@@ -956,34 +956,6 @@ def _indivisible(
     return g > 1 and rest % g != 0
 
 
-def _indivisible_at(
-    terms: tuple[tuple[int, int], ...], D: list[Dom], off: list[int], k: int
-) -> bool:
-    """:func:`_indivisible`, its fixed terms read from the domains ``D`` as it goes (it stops at the
-    first open coefficients with no common factor, where most terms of a long sum are not read).
-
-    >>> _indivisible_at(((0, 2), (1, 2), (2, 1)), [0b1111, 0b1111, 0b100], [0, 0, 0], -1)
-    True
-    """
-    g, rest = 0, k
-    for j, a in terms:
-        d = D[j]
-        if type(d) is int:
-            if d & (d - 1):
-                g = gcd(g, a)
-                if g == 1:
-                    return False
-            else:
-                rest += a * (off[j] + d.bit_length() - 1)
-        elif d.lo == d.hi:
-            rest += a * d.lo
-        else:
-            g = gcd(g, a)
-            if g == 1:
-                return False
-    return g > 1 and rest % g != 0
-
-
 def _total_bounds(a: int, k: int, op: str) -> tuple[int | float, int | float]:
     """The bounds of ``S`` for ``a * S + k op 0`` (``op`` ``==`` or ``<=``; empty: ``inf, -inf``)."""
     inf = float("inf")
@@ -1095,7 +1067,16 @@ class BoolLinear(Linear):
     [1, 3, 2]
     """
 
-    __slots__ = ("domains", "general", "largest", "negative", "positive", "smallest", "widest")
+    __slots__ = (
+        "coefficients",
+        "domains",
+        "general",
+        "largest",
+        "negative",
+        "positive",
+        "smallest",
+        "widest",
+    )
 
     def __init__(
         self,
@@ -1110,6 +1091,7 @@ class BoolLinear(Linear):
         """The term ``(j, a)`` over a variable that is not 0/1, if any."""
         bools = tuple(t for n, t in enumerate(terms) if n != general)
         self.domains = itemgetter(*(j for j, _ in bools))  # at least two terms: a tuple
+        self.coefficients = tuple(a for _, a in bools)
         self.positive = tuple(max(a, 0) for _, a in bools)
         self.negative = tuple(min(a, 0) for _, a in bools)
         self.smallest, self.widest = k + sum(self.negative), k + sum(self.positive)
@@ -1126,6 +1108,7 @@ class BoolLinear(Linear):
         most = (
             self.widest - sum(compress(self.positive, zeros)) + sum(compress(self.negative, ones))
         )
+        step = 0  # the general term's coefficient while it is open
         if self.general is not None:  # a * x_j within -most .. -least, and its span added
             j, a = self.general
             d, o = D[j], off[j]
@@ -1147,12 +1130,13 @@ class BoolLinear(Linear):
                 lo, hi = low(D[j], o), high(D[j], o)
             least += a * lo if a > 0 else a * hi  # type: ignore[assignment]  # finite: checked above
             most += a * hi if a > 0 else a * lo  # type: ignore[assignment]  # as above
-        if (
-            least > 0
-            or (both and most < 0)
-            or (self.strided and _indivisible_at(self.terms, D, off, self.k))
-        ):
+            step = a if lo != hi else 0
+        if least > 0 or (both and most < 0):
             return False
+        if self.strided:  # the open terms move the sum by multiples of their gcd: from least
+            g = gcd(gcd(*compress(self.coefficients, map((3).__eq__, domains))), step)
+            if g > 1 and least % g:
+                return False
         room = min(-least, most) if both else -least
         for j, a in self.largest:
             size = a if a > 0 else -a
