@@ -169,11 +169,12 @@ class DualSimplex:
         for j in basis:
             basic[j] = True
         at_high = self.at_high
-        x = [0.0] * (n + m)
-        for j in range(n):
-            if not basic[j]:
-                at_high[j] = d[j] < 0 or (d[j] == 0 and at_high[j])
-                x[j] = high[j] if at_high[j] else low[j]
+        # each column at the bound its reduced cost asks for (a basic one's flag is not read
+        # while it is basic, and is set when it leaves); the slacks and basic columns at 0
+        at_high[:n] = [dj < 0 or (dj == 0 and h) for dj, h in zip(d, at_high[:n])]
+        x = [h if up else lw for up, lw, h in zip(at_high[:n], low, high)] + [0.0] * m
+        for j in basis:
+            x[j] = 0.0
         rhs = [
             b - (sum(map(mul, row, x)) if sparse is None else sum(a * x[j] for j, a in sparse))
             for b, row, sparse in zip(self.b, self.rows, self.sparse)
