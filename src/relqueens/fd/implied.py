@@ -68,7 +68,7 @@ from typing import TypeAlias, TypeVar
 
 from .arith import Reified, ReifiedValue
 from .domain import DENSE, Dom, Domain
-from .globals import ElementValueProp
+from .globals import AllDistinctProp, ElementValueProp
 from .implications import ValueImplication
 from .post import Constraint, Posting
 from .propagators import (
@@ -323,6 +323,45 @@ class ImpliedDistinct(Constraint):
             if len(members) > 2 and not posting.pigeonhole(members, self, members):
                 return False  # fewer values than members (with values to spare, none is posted)
         return True
+
+
+class ImpliedAllDistinct(AllDistinctProp):
+    """An :class:`~relqueens.fd.globals.AllDistinctProp` a crossing ``distinct`` group implies
+    (left out of residuals and of ``ffc``'s degrees)."""
+
+    __slots__ = ()
+    implied = True
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ImpliedMatchings(Constraint):
+    """Posts an :class:`ImpliedAllDistinct` over each group :func:`implied_matchings` found."""
+
+    groups: tuple[Shifts, ...]
+    name = "implied_matchings"
+
+    def post_on(self, posting: Posting) -> bool:
+        off = posting.store.current().off
+        return all(  # x + shift - off[x]: the group's values less a common base, as distinct
+            posting.attach(ImpliedAllDistinct(tuple((x, s - off[x]) for x, s in shifts), self))
+            for shifts in self.groups
+        )
+
+
+def implied_matchings(model: Model) -> ImpliedMatchings | None:
+    """The ``distinct`` groups of about as many values as members that cross another such group
+    (a Sudoku's or a Latin square's lines: their pigeonholes look for naked sets), to be
+    propagated domain consistent (Régin's matching) once a first search without it runs out;
+    ``None``: none, each held by an ``all_distinct`` already, or found before on this branch.
+
+    Value elimination, hidden singles and naked pairs and triples leave Hall sets of four or
+    more values unseen: Norvig's Sudoku that has no solution, by ``distinct``, took 3.9 s.
+    """
+    if model.posted(ImpliedAllDistinct):
+        return None
+    held = {frozenset(i for i, _ in p.members) for p in model.posted(AllDistinctProp)}
+    groups = tuple(p.shifts for p in model.posted(Pigeonhole) if p.hall and p.members not in held)
+    return ImpliedMatchings(groups) if groups else None
 
 
 def implied_distinct(model: Model) -> ImpliedDistinct | None:
@@ -662,12 +701,13 @@ def may_group(model: Model) -> bool:
 
 
 def implied(model: Model, D: list[Dom]) -> list[Constraint]:
-    """What :func:`implied_resources`, :func:`implied_distinct`, :func:`implied_loads` and
-    :func:`implied_indices` find in ``model`` (domains ``D``): the resources, ``distinct``
-    groups, loads and places kept apart, stated piece by piece."""
+    """What :func:`implied_resources`, :func:`implied_distinct`, :func:`implied_matchings`,
+    :func:`implied_loads` and :func:`implied_indices` find in ``model`` (domains ``D``): the
+    resources, ``distinct`` groups, matchings, loads and places kept apart."""
     found = (
         implied_resources(model, D),
         implied_distinct(model),
+        implied_matchings(model),
         implied_loads(model),
         implied_indices(model, D),
     )
