@@ -47,7 +47,15 @@ from .errors import DomainError
 from .implied import ImpliedMatchings, bound_pigeonholes, implied, loose_groups, may_group
 from .probing import Probes, scheduling
 from .propagators import Scanned, creeps, fixed, fixpoint, high, keep_ge, keep_le, low, quiet
-from .relaxation import INFEASIBLE, LP_BOUNDS, Deferred, KnapsackBound, LagrangianBound, relaxations
+from .relaxation import (
+    INFEASIBLE,
+    LP_BOUNDS,
+    Deferred,
+    KnapsackBound,
+    LagrangianBound,
+    cost_of,
+    relaxations,
+)
 from .residues import residues, tables
 from .restarts import FIRST_NODES, RESTARTABLE, Restarts
 from .store import FDStore, is_int, store_of
@@ -1009,9 +1017,7 @@ class Label(Goal):
         ) -> None:
             """Record ``values`` of ``r``'s cost variables (a guess) within ``D`` if they are a
             solution better than ``top`` allows; then the better ones near it, while found."""
-            while (
-                values is not None and const + sum(c * values[i] for i, c in r.cost.items()) <= top
-            ):
+            while values is not None and const + cost_of(r.cost, values) <= top:
                 D = D[:]
                 for i, v in values.items():
                     if not fixed(D[i]):

@@ -388,7 +388,8 @@ class LagrangianBound:
         }
         """Per variable: may it be rounded down (no row's weight is negative), up (none positive)?"""
         self.fill = not equal and all(w.keys() <= self.cost.keys() for w, _ in self.rows)
-        """Whether a rounded point may be filled (:meth:`rounded`): ``<=`` rows over the cost's variables."""
+        """Whether a rounded point may be filled (:meth:`rounded`) and a solution climbed from
+        (:meth:`improved`): ``<=`` rows over the cost's variables alone."""
         self.ends: tuple[list[int], list[int]] = ([], [])
         """The bounds of the last LP, in the LP's order."""
         self.root = _ends(ids, D, off)
@@ -487,9 +488,9 @@ class LagrangianBound:
     def _filled(
         self, values: dict[int, int], ends: tuple[list[int], list[int]], kept: int = -1
     ) -> dict[int, int]:
-        """``values`` with each variable (but ``kept``) moved, as far as the bounds ``ends`` and
-        the rows' room allow, the way its cost falls: the cheapest moves at the last prices
-        (reduced costs) first.
+        """``values`` (changed in place) with each variable (but ``kept``) moved, as far as the
+        bounds ``ends`` and the rows' room allow, the way its cost falls: the cheapest moves at
+        the last prices (reduced costs) first.
 
         Rounding a knapsack's LP down leaves room that its best items would fill: a
         multidimensional knapsack's optimum (60 items, 2 rows) found after 2,350 nodes
@@ -523,25 +524,23 @@ class LagrangianBound:
         return values
 
     def improved(self, values: dict[int, int]) -> dict[int, int] | None:
-        """A cheaper point than ``values`` (a solution's) within the root's bounds, or ``None``:
-        one variable moved a step back against its cost and the rest :meth:`_filled`, the
-        cheapest such neighbour taken while one is cheaper (a hill climb)."""
+        """A cheaper point than ``values`` (a solution's, filled) within the root's bounds, or
+        ``None``: one variable moved a step back against its cost and the rest :meth:`_filled`,
+        the cheapest such neighbour taken while one is cheaper (a hill climb of at most
+        :data:`CLIMBS` steps, each filling once per variable: 21 ms for 200 items and 5 rows,
+        and called only when a guess is a better solution)."""
         if not self.fill:
             return None
         cost, los, his = self.cost, *self.root
         where = self.lp.where
-
-        def total(point: dict[int, int]) -> int:
-            return sum(c * point[i] for i, c in cost.items())
-
-        found, least = None, total(values)
+        found, least = None, cost_of(cost, values)
         for _ in range(CLIMBS):
             best = None
             for i, c in cost.items():
                 back = values[i] + (1 if c > 0 else -1)
                 if c and los[where[i]] <= back <= his[where[i]]:
                     point = self._filled({**values, i: back}, self.root, i)
-                    if (t := total(point)) < least:
+                    if (t := cost_of(cost, point)) < least:
                         best, least = point, t
             if best is None:
                 break
@@ -550,7 +549,8 @@ class LagrangianBound:
 
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """Keep each variable within ``slack / |r_i|`` of the end its reduced cost favours
-        (the reduced costs and the least of the last :meth:`bound`, over these domains)."""
+        (the reduced costs and the least of the last :meth:`bound`: ``D`` must be its domains,
+        or narrower, where that least is lower than theirs and the pruning weaker, still sound)."""
         slack = LAGRANGE_SCALE * target - self.least
         if slack < 0:
             return False
@@ -665,6 +665,15 @@ def _element_costs(
         row[k] = c * low(D[x], off[x]) if c > 0 else c * high(D[x], off[x])
         d ^= bit
     return row
+
+
+def cost_of(cost: dict[int, int], point: dict[int, int]) -> int:
+    """``sum(c_i x_i)`` at ``point`` (its values by variable).
+
+    >>> cost_of({0: -3, 1: 2}, {0: 1, 1: 4})
+    5
+    """
+    return sum(c * point[i] for i, c in cost.items())
 
 
 def _ends(ids: list[int], D: list[Dom], off: list[int]) -> tuple[list[int], list[int]]:
