@@ -8,9 +8,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from relqueens import fd, run, run_all, vars
+from relqueens.fd.implied import implied_matchings
 from relqueens.fd.labeling import Label
+from relqueens.fd.post import post_into
 from relqueens.fd.propagators import Pigeonhole
+from relqueens.fd.store import store_of
 from relqueens.logic.limits import SearchLimit
+from relqueens.logic.state import State
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -268,3 +272,22 @@ def test_a_first_search_that_finds_solutions_goes_on_where_it_paused():
     with mock.patch.object(Label, "ALONE", 10**9):
         whole = run_all(tuple(cells), *goals, fd.label(cells))
     assert len(set(paused)) == 288 and paused == whole
+
+
+def test_a_group_held_by_an_all_distinct_gets_no_matching_and_one_with_other_offsets_does():
+    """The rows and columns of a 3x3 Latin square cross: six matchings. A group that an
+    ``all_distinct`` over the same terms holds gets none; one over the same variables with an
+    offset (a different constraint) does not hold it."""
+    cells = vars(9)
+    lines = [[cells[r * 3 + c] for c in range(3)] for r in range(3)]
+    lines += [list(col) for col in zip(*lines)]
+    goals = [fd.in_(*cells, fd.interval(0, 2)), *(fd.distinct(line) for line in lines)]
+    for extra, expected in (
+        ([], 6),
+        ([fd.all_distinct(lines[0])], 5),
+        ([fd.all_distinct([lines[0][0], lines[0][1] + 1, lines[0][2]])], 6),
+    ):
+        S = State()
+        assert post_into(S, [*goals, *extra])
+        found = implied_matchings(store_of(S).current())
+        assert found is not None and len(found.groups) == expected

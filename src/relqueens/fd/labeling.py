@@ -745,7 +745,8 @@ class Label(Goal):
     search_kind = STATES
     ALONE = FIRST_NODES
     """The nodes, beside four for each variable, the labeling may spend without the implied
-    constraints before it posts them (:meth:`_alone`)."""
+    constraints before it posts them (:meth:`_alone`; the matchings of crossing ``distinct``
+    groups only if it found no solution there, and with nothing to post it goes on)."""
 
     def __init__(
         self,
@@ -800,7 +801,8 @@ class Label(Goal):
             if not post_into(S, [Enumerable(wide)]):
                 return
             s, store = S.data, store_of(S)
-        # the values of the solutions found without the implied constraints
+        # the solutions found without the implied constraints (their domains), and their values
+        solved: list[list[Dom]] = []
         given: list[dict[int, int | float]] = []
         if store is not None:
             # resources, distinct groups, loads stated piece by piece: propagated as wholes (the
@@ -820,22 +822,23 @@ class Label(Goal):
                     if found is None:
                         break  # out of nodes: the rest with the implied constraints
                     yield found[0]
-                    D = found[1]  # values, not domains: a Wide label may become a bitset
-                    given.append({i: low(D[i], off[i]) for i in first})
+                    solved.append(found[1][:])
                 else:
                     return  # the whole tree searched without them
             if extra is None:
                 extra = implied(store.current(), store.D)
-            if given or not alone:  # matchings refute: none for a search that finds solutions
+            if solved or not alone:  # matchings refute: none for a search that finds solutions
                 extra = [c for c in extra if type(c) is not ImpliedMatchings]
             if moduli:
                 extra = [*extra, tables(store.current(), store.D, moduli)]
             if equations:
                 extra = [*extra, equations]
-            if given and not extra:  # nothing to add: the first search goes on where it paused
+            if solved and not extra:  # nothing to add: the first search goes on where it paused
                 for found in first_search:
                     yield found[0]  # type: ignore[index]  # resumed, it pauses no more
                 return
+            # values, not domains: a Wide label may have become a bitset
+            given = [{i: low(D[i], off[i]) for i in first} for D in solved]
             if extra:
                 from .post import post_into
 
