@@ -118,9 +118,8 @@ def distinct_models(draw):
     return doms, groups, draw(st.randoms())
 
 
-@EXAMPLES
-@given(distinct_models())
-def test_distinct_groups_in_any_goal_order_as_brute_force(case):
+def posed(case):
+    """A :func:`distinct_models` case as ``(variables, goals shuffled, brute force's answers, rnd)``."""
     doms, groups, rnd = case
     xs = vars(len(doms))
     goals = [fd.in_(x, fd.domain_of(d)) for x, d in zip(xs, doms)]
@@ -131,6 +130,13 @@ def test_distinct_groups_in_any_goal_order_as_brute_force(case):
         for p in itertools.product(*(sorted(d) for d in doms))
         if all(len({p[i] + k for i, k in g}) == len(g) for g in groups)
     }
+    return xs, goals, expected, rnd
+
+
+@EXAMPLES
+@given(distinct_models())
+def test_distinct_groups_in_any_goal_order_as_brute_force(case):
+    xs, goals, expected, rnd = posed(case)
     got = run_all(tuple(xs), *goals, fd.label(xs, select=rnd.choice(["leftmost", "ff"])))
     assert len(got) == len(expected) and set(got) == expected
 
@@ -205,16 +211,7 @@ def test_matchings_implied_after_a_first_search_keep_every_answer(case, nodes):
     """The first search pauses after ``nodes`` nodes: with no solution found, the crossing groups
     get Régin's matchings and the labeling starts again; with some, it goes on where it paused.
     Either way every answer comes once, as brute force has them."""
-    doms, groups, rnd = case
-    xs = vars(len(doms))
-    goals = [fd.in_(x, fd.domain_of(d)) for x, d in zip(xs, doms)]
-    goals += [fd.distinct([xs[i] + k for i, k in g]) for g in groups]
-    rnd.shuffle(goals)
-    expected = {
-        p
-        for p in itertools.product(*(sorted(d) for d in doms))
-        if all(len({p[i] + k for i, k in g}) == len(g) for g in groups)
-    }
+    xs, goals, expected, rnd = posed(case)
     select = rnd.choice(["leftmost", "ff"])
     with mock.patch.object(Label, "ALONE", nodes - 4 * len(xs)):
         got = run_all(tuple(xs), *goals, fd.label(xs, select=select))
