@@ -255,6 +255,35 @@ def test_fresh_variables_are_kanren_variables_of_their_name():
     assert run_all(x, eq(Var(x.token), 3)) == (3,)
 
 
+def test_variables_made_together_are_fresh_like_those_made_one_by_one():
+    """vars(n) names its variables in one step: each new, none shared with var() before or after,
+    each a kanren variable of its name."""
+    from unification import Var
+
+    before, xs, after = var(prefix="p"), vars(3, prefix="p"), var(prefix="p")
+    tokens = [v.token for v in (before, *xs, after)]
+    assert len(set(tokens)) == 5 and all(t.startswith("p_") for t in tokens)
+    assert all(Var(v.token) == v and hash(Var(v.token)) == hash(v) for v in xs)
+    assert vars(0) == [] and run_all(tuple(xs), fd.in_(*xs, fd.domain(7))) == ((7, 7, 7),)
+
+
+def test_constants_and_distinct_terms_are_checked_as_given():
+    """lin(5) is the constant 5 (a bool is refused); fd.distinct takes any iterable of terms."""
+    from relqueens.fd.terms import lin
+
+    five = lin(5)
+    assert five.terms == {} and five.const == 5 and str(five + lin(2)) == "7"
+    with pytest.raises(TypeError, match="got True"):
+        lin(True)
+    a, b = vars(2)
+    assert run_all((a, b), fd.in_(a, b, fd.interval(0, 1)), fd.distinct(x for x in (a, b))) == (
+        (0, 1),
+        (1, 0),
+    )
+    with pytest.raises(TypeError, match="distinct takes logic variables or integers"):
+        fd.distinct([a, 1.5])
+
+
 def test_warm_up_can_be_switched_off():
     """Importing relqueens solves tiny models first and collects the heap it built (no
     full collection is pending for the first query), unless RELQUEENS_NO_WARMUP is set."""

@@ -24,7 +24,7 @@ from .globals import AllDistinct, Circuit, Element, GlobalCardinality, TuplesIn
 from .labeling import label, maximize, minimize
 from .post import Distinct, InDomain, Inverse, LexLe, LexLeader, Post, post_goal
 from .scheduling import Cumulative
-from .terms import OPS, Flag, Lin, Relation, aux, lin, listed
+from .terms import OPS, Flag, Lin, LVar, Relation, aux, lin, listed
 from .trace import Node, SearchTrace
 
 __all__ = [
@@ -132,15 +132,16 @@ def distinct(terms: Iterable[object]) -> Distinct:
     """
     if isinstance(terms, (Lin, Relation)) or isvar(terms):
         raise TypeError("distinct takes a list of terms, e.g. fd.distinct([x, y, z])")
-    out = []
-    for t in terms:
+    out = tuple(terms)
+    for t in out:
+        if type(t) is LVar:  # the common case, checked inline
+            continue
         if isinstance(t, Lin):
             if t.offset_var() is None:
                 raise TypeError(f"distinct takes variables, x + c terms or integers, got {t}")
         else:
             _check_term(t, "distinct")
-        out.append(t)
-    return Distinct(tuple(out))
+    return Distinct(out)
 
 
 def eq(*args: object) -> Relation | Post:
@@ -151,10 +152,10 @@ def eq(*args: object) -> Relation | Post:
     >>> run_all((ci, cj), fd.in_(ci, cj, fd.interval(0, 2)), fd.eq(cj != ci + 1, ci != cj + 1, fd.ne(ci, cj)))
     ((0, 2), (2, 0))
     """
+    if len(args) == 2 and not isinstance(args[0], Relation) and not isinstance(args[1], Relation):
+        return Relation("==", args[0], args[1])
     if args and all(isinstance(a, Relation) for a in args):
         return args[0] if len(args) == 1 else post_goal(args)  # type: ignore[return-value, arg-type]  # all relations
-    if len(args) == 2 and not any(isinstance(a, Relation) for a in args):
-        return Relation("==", args[0], args[1])
     raise TypeError(
         f"fd.eq takes relations (fd.eq(x != y + 1, ...)) or two terms (fd.eq(x, y)), got {args!r}"
     )

@@ -17,6 +17,7 @@ from math import gcd
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from unification import Var
+from unification.variable import LVarType
 
 from ..logic.search import STEP, Goal
 from ..logic.state import State, Subst, isvar, unify_state, walk
@@ -400,8 +401,9 @@ class Posting:
         """Give free variables ``vs`` (each once, none with a domain yet) the domain ``dom``."""
         first = self.store.register_all(vs, *_stored(dense(dom)))
         self.queue.update(range(first, first + len(vs)))
-        for v in vs:
-            self.wake(v)  # a Wide domain too: a != posted before propagates over bounds
+        if self.store.pending:
+            for v in vs:
+                self.wake(v)  # a Wide domain too: a != posted before propagates over bounds
 
     def set(self, i: int, d: int | Domain | Wide) -> bool:
         """Narrow ``D[i]`` to ``d`` (a bitset at ``i``'s offset, a Wide domain, or a Domain for a Wide variable)."""
@@ -762,7 +764,7 @@ class Posting:
         dom, s, index = c.dom, self.s, self.store.current().index
         fresh: dict[Var, None] = {}  # the variables without a domain, in order: registered at once
         for v in c.vars:
-            w = walk(v, s)
+            w = walk(v, s) if s else v
             if isvar(w):
                 i = index.get(w)
                 if i is None:
@@ -776,26 +778,20 @@ class Posting:
         return True
 
     def post_distinct(self, c: Distinct) -> bool:
-        members: list[tuple[int, int]] = []
-        seen: set[tuple[Any, int]] = set()  # a term twice fails, before any term waits
+        members: list[tuple[int, int]] = []  # (FD index, offset) of each term over a variable
         taken: set[int] = set()
+        waiting: list[tuple[Var, int]] = []  # terms over variables without a domain
         wide: list[tuple[int, Var]] = []  # members over bounds: bitsets once none waits
-        waits = None  # the first variable without a domain
         index, D, s = self.store.current().index, self.store.D, self.s
         for term in c.terms:
-            v, k = term.offset_var() if isinstance(term, Lin) else (term, 0)  # type: ignore[misc]  # distinct() keeps x + c terms only
-            w = s.get(v, v)  # walk(v, s), its first step inline: most terms are free
+            v, k = term.offset_var() if type(term) is Lin else (term, 0)  # type: ignore[misc]  # distinct() keeps x + c terms only
+            w = s.get(v, v) if s else v  # walk(v, s), its first step inline: most terms are free
             if w is not v:
                 w = walk(w, s)
-            if isvar(w):
+            if type(type(w)) is LVarType:  # isvar(w), inline
                 i = index.get(w)
-                key = (w if i is None else i, k)  # an FD variable by its index: cheaper to hash
-                if key in seen:
-                    return False
-                seen.add(key)
                 if i is None:
-                    if waits is None:
-                        waits = w
+                    waiting.append((w, k))
                 else:
                     members.append((i, k))
                     if type(D[i]) is Wide:
@@ -806,8 +802,10 @@ class Posting:
                 taken.add(w + k)
             else:
                 return False
-        if waits is not None:
-            return self.wait(waits, c)
+        if len(set(members)) + len(set(waiting)) < len(members) + len(waiting):
+            return False  # a term twice fails, before any term waits
+        if waiting:
+            return self.wait(waiting[0][0], c)
         for i, w in wide:
             if not self.as_bitset(i):
                 return self.wait(w, c)  # too many values for now
@@ -856,7 +854,10 @@ class Posting:
         D, off = self.store.D, self.store.model.off
         low = min(taken)
         near = max(taken) - low <= DENSE  # then one mask, shifted for each term
-        values = sum(1 << (v - low) for v in taken) if near else 0  # bit b: the value low + b
+        values = 0  # bit b: the value low + b
+        if near:
+            for v in taken:
+                values |= 1 << (v - low)
         for j, cj in terms:
             d, base = D[j], off[j] + cj  # bit b of d: the term's value base + b
             if not near:
@@ -885,14 +886,15 @@ class Posting:
         """
         D, off = self.store.D, self.store.model.off
         shifts = aligned(members, off)
-        same = stated == members
-        if (max(s for _, s in shifts) if same else spread((*stated, *members), off)) > DENSE:
-            return True
         union = 0
-        if same:
+        if stated == members:
             for j, sj in shifts:
+                if sj > DENSE:
+                    return True
                 union |= D[j] << sj
         else:
+            if spread((*stated, *members), off) > DENSE:
+                return True
             base = min(off[j] + cj for j, cj in (*stated, *members))
             for (j, cj), (r, cr) in zip(stated, members, strict=True):
                 union |= (D[j] << (off[j] + cj - base)) & (D[r] << (off[r] + cr - base))

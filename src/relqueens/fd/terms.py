@@ -185,7 +185,10 @@ def vars(n: int, prefix: str = "") -> list[LVar]:
     n = as_int(n, "the number of variables")
     if n < 0:
         raise ValueError(f"cannot make {n} variables")
-    return [LVar(prefix=prefix) for _ in range(n)]
+    first = Var._id  # fresh names, as LVar(prefix=prefix) gives them one by one
+    Var._id = first + n
+    make = LVar._make
+    return [make(f"{prefix}_{k}") for k in range(first, first + n)]
 
 
 AUX_KINDS = (
@@ -446,6 +449,10 @@ def lin(term: object) -> Lin:
         return one
     if type(type(term)) is LVarType:  # isvar, inline: a kanren variable
         return _one(term)
+    if type(term) is int:  # a constant, its terms set as they are (none)
+        const = object.__new__(Lin)
+        const.terms, const.const = {}, term
+        return const
     if isinstance(term, Lin):
         return term
     if isinstance(term, Relation):
