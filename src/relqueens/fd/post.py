@@ -802,8 +802,9 @@ class Posting:
                 taken.add(w + k)
             else:
                 return False
-        if len(set(members)) + len(set(waiting)) < len(members) + len(waiting):
-            return False  # a term twice fails, before any term waits
+        may_wait = waiting or wide  # a term twice then fails now, before any term waits
+        if may_wait and (len(set(members)) < len(members) or len(set(waiting)) < len(waiting)):
+            return False  # (none waits: distinct_group finds it)
         if waiting:
             return self.wait(waiting[0][0], c)
         for i, w in wide:

@@ -139,13 +139,21 @@ class LVar(Arith, Var):  # type: ignore[misc]  # unification's Var is untyped (A
 
     def __new__(cls, token: Any = None, prefix: str = "") -> LVar:
         if token is None:  # a fresh name nobody can have asked for: not filed in Var._refs
-            token = f"{prefix}_{Var._id}"
+            token = f"{prefix}_{Var._id}"  # as _fresh names them; inline, as fresh's goals make one
             Var._id += 1
             return cls._make(token)
         obj: LVar | None = Var._refs.get(token)  # a given name is one variable, as Var(token)
         if obj is None:
             obj = Var._refs[token] = cls._make(token)
         return obj
+
+    @classmethod
+    def _fresh(cls, n: int, prefix: str) -> list[LVar]:
+        """``n`` variables with fresh names (``prefix_0``, ``prefix_1``, ... as kanren numbers them)."""
+        first = Var._id
+        Var._id = first + n
+        make = cls._make
+        return [make(f"{prefix}_{k}") for k in range(first, first + n)]
 
     @classmethod
     def _make(cls, token: Any) -> LVar:
@@ -185,10 +193,7 @@ def vars(n: int, prefix: str = "") -> list[LVar]:
     n = as_int(n, "the number of variables")
     if n < 0:
         raise ValueError(f"cannot make {n} variables")
-    first = Var._id  # fresh names, as LVar(prefix=prefix) gives them one by one
-    Var._id = first + n
-    make = LVar._make
-    return [make(f"{prefix}_{k}") for k in range(first, first + n)]
+    return LVar._fresh(n, prefix)
 
 
 AUX_KINDS = (
@@ -428,9 +433,14 @@ class Lin(Arith):
 
 def _one(v: Any) -> Lin:
     """The expression ``1 * v`` (its terms taken as they are)."""
-    one = object.__new__(Lin)
-    one.terms, one.const = {v: 1}, 0
-    return one
+    return _made({v: 1}, 0)
+
+
+def _made(terms: dict[Var | Aux, int], const: int) -> Lin:
+    """The expression ``terms + const``, its terms taken as they are (no zero coefficient)."""
+    expr = object.__new__(Lin)
+    expr.terms, expr.const = terms, const
+    return expr
 
 
 def lin(term: object) -> Lin:
@@ -449,10 +459,8 @@ def lin(term: object) -> Lin:
         return one
     if type(type(term)) is LVarType:  # isvar, inline: a kanren variable
         return _one(term)
-    if type(term) is int:  # a constant, its terms set as they are (none)
-        const = object.__new__(Lin)
-        const.terms, const.const = {}, term
-        return const
+    if type(term) is int:  # a constant
+        return _made({}, term)
     if isinstance(term, Lin):
         return term
     if isinstance(term, Relation):
@@ -462,7 +470,7 @@ def lin(term: object) -> Lin:
             f"FD terms are logic variables, integers and their sums; got {term!r} "
             f"({type(term).__name__})"
         )
-    return Lin({}, int(term))
+    return _made({}, int(term))
 
 
 class Relation(Arith):
