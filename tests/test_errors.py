@@ -185,3 +185,17 @@ def test_a_count_over_a_domain_of_two_million_values_posts_at_once():
     ]
     got = run(0, (y, x), *goals, timeout=20)
     assert sorted(got) == [(a, c) for a in range(-3, 0) for c in range(-1, 6) if c != a + 3]
+
+
+def test_an_expression_where_a_term_is_needed_says_how_to_name_it():
+    """fd.element's index (like a distinct term or a domain's variable) is a variable or an
+    integer; given p + 2, the error says to name it by a variable, and that way works."""
+    xs, (p, v) = vars(4), vars(2)
+    with pytest.raises(TypeError, match=r"element takes .* \(Lin\); name the expression by a var"):
+        fd.element(p + 2, xs, 1)
+    with pytest.raises(TypeError, match="name the expression"):
+        fd.in_(p * 2, fd.interval(0, 1))
+    goals = (fd.in_(*xs, fd.interval(1, 2)), fd.in_(p, fd.interval(0, 1)), fd.eq(v, p + 2))
+    named = run_all((p, xs), *goals, fd.element(v, xs, 1), fd.label([p, *xs]))
+    assert named and all(ys[q + 2] == 1 for q, ys in named)
+    assert len(named) == len({(q, tuple(ys)) for q, ys in named}) == 2 * 2**3

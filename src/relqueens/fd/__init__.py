@@ -94,7 +94,14 @@ def _flatten(args: Iterable[object]) -> list[object]:
 def _check_term(t: object, where: str) -> None:
     if isvar(t) or (isinstance(t, int) and not isinstance(t, bool)):
         return
-    raise TypeError(f"{where} takes logic variables or integers, got {t!r} ({type(t).__name__})")
+    hint = (
+        f"; name the expression by a variable first: v = var(); fd.eq(v, {t}), then pass v"
+        if isinstance(t, Lin)
+        else ""
+    )
+    raise TypeError(
+        f"{where} takes logic variables or integers, got {t!r} ({type(t).__name__}){hint}"
+    )
 
 
 def in_(*args: object) -> InDomain:
