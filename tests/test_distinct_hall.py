@@ -273,8 +273,8 @@ def test_a_first_search_that_finds_solutions_goes_on_where_it_paused():
 
 def test_a_group_held_by_an_all_distinct_gets_no_matching_and_one_with_other_offsets_does():
     """The rows and columns of a 3x3 Latin square cross: six matchings. A group that an
-    ``all_distinct`` over the same terms holds gets none; one over the same variables with an
-    offset (a different constraint) does not hold it."""
+    ``all_distinct`` over the same terms (or all of them shifted alike) holds gets none; one
+    over the same variables with one offset (a different constraint) does not hold it."""
     cells = vars(9)
     lines = [[cells[r * 3 + c] for c in range(3)] for r in range(3)]
     lines += [list(col) for col in zip(*lines)]
@@ -282,6 +282,7 @@ def test_a_group_held_by_an_all_distinct_gets_no_matching_and_one_with_other_off
     for extra, expected in (
         ([], 6),
         ([fd.all_distinct(lines[0])], 5),
+        ([fd.all_distinct([v + 1 for v in lines[0]])], 5),  # the same terms, all shifted
         ([fd.all_distinct([lines[0][0], lines[0][1] + 1, lines[0][2]])], 6),
     ):
         S = State()

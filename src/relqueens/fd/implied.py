@@ -61,7 +61,7 @@ leftmost: over 60 s to 0.26 s).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TypeAlias, TypeVar
@@ -359,25 +359,11 @@ def implied_matchings(model: Model) -> ImpliedMatchings | None:
     """
     if model.posted(ImpliedAllDistinct):
         return None
-    off = model.off
-    held = {_terms(p.members) for p in model.posted(AllDistinctProp)}
+    held = {frozenset(aligned(p.members, model.off)) for p in model.posted(AllDistinctProp)}
     groups = tuple(
-        p.shifts
-        for p in model.posted(Pigeonhole)
-        if p.hall and _terms((x, s - off[x]) for x, s in p.shifts) not in held
+        p.shifts for p in model.posted(Pigeonhole) if p.hall and frozenset(p.shifts) not in held
     )
     return ImpliedMatchings(groups) if groups else None
-
-
-def _terms(terms: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:
-    """Terms ``x + c`` up to a shift of them all (the least ``c`` made 0): one ``distinct`` group.
-
-    >>> _terms([(0, 3), (1, 5)]) == _terms([(1, 2), (0, 0)])
-    True
-    """
-    terms = list(terms)
-    least = min(c for _, c in terms)
-    return frozenset((x, c - least) for x, c in terms)
 
 
 def implied_distinct(model: Model) -> ImpliedDistinct | None:
