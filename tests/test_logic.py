@@ -65,6 +65,36 @@ def test_kanren_and_relqueens_variables_are_one():
     assert run(0, y, eq(x, 1), eq(y, x)) == (1,)
 
 
+def test_consecutive_eqs_unify_as_one_goal_in_the_order_written():
+    x, y, z = vars(3)
+    goal = lall(eq(x, y), eq(y, z), lall(eq(z, [x, 1])))
+    assert type(goal).__name__ == "Eqs"  # nested conjunctions of eqs join too
+    assert repr(goal) == f"eq({x!r}, {y!r}), eq({y!r}, {z!r}), eq({z!r}, [{x!r}, 1])"
+    S = State()
+    assert not goal.step(S)  # z == [z, 1] fails the occurs check
+    S = State()
+    assert lall(eq(x, y), eq(y, z)).step(S) and S.data == {x: y, y: z}  # as one eq after the other
+    assert run(0, (x, y), eq(x, 1), eq(y, [x, 2])) == ((1, [1, 2]),)
+    assert run(0, x, eq(x, 1), eq(x, 2)) == ()
+
+
+def test_consecutive_eqs_pinning_fd_variables_propagate_once(monkeypatch):
+    from relqueens.fd.store import FDStore
+
+    calls = []
+    check = FDStore.post_unify_check
+    monkeypatch.setattr(
+        FDStore, "post_unify_check", lambda self, *a: calls.append(a) or check(self, *a)
+    )
+    xs = vars(9)
+    pins = [eq(x, v) for x, v in zip(xs[:8], range(1, 9))]
+    assert run(0, xs, fd.in_(*xs, fd.interval(1, 9)), fd.distinct(xs), *pins) == (
+        [*range(1, 9), 9],
+    )
+    assert len(calls) == 1  # one check of the eight bindings, not one each
+    assert run(0, xs, fd.in_(*xs, fd.interval(1, 9)), fd.distinct(xs), *pins, eq(xs[8], 1)) == ()
+
+
 # -- the search -------------------------------------------------------------------
 
 

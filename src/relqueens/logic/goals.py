@@ -40,6 +40,30 @@ class Eq(Goal):
         return f"eq({self.u!r}, {self.v!r})"
 
 
+class Eqs(Eq):
+    """Consecutive ``eq`` goals as one unification of tuples, so constraint stores check the
+    new bindings, and propagate, once (a Sudoku's givens: one fixpoint, not one each).
+
+    The pairs are unified in the order written: :func:`~relqueens.logic.state.unify_into`
+    takes the last pair of a tuple first, so they are stored last first.
+    """
+
+    __slots__ = ("pairs",)
+    pairs: tuple[tuple[Any, Any], ...]
+
+    def __init__(self, goals: tuple[Eq, ...]) -> None:
+        pairs = [pair for g in goals for pair in (g.pairs if type(g) is Eqs else ((g.u, g.v),))]
+        self.pairs = tuple(pairs)
+        pairs.reverse()
+        super().__init__(tuple(u for u, _ in pairs), tuple(v for _, v in pairs))
+
+    def __repr__(self) -> str:
+        return ", ".join(f"eq({u!r}, {v!r})" for u, v in self.pairs)
+
+
+Eq.post_batch = Eqs  # type: ignore[attr-defined]  # goals_of joins neighbouring eqs with it
+
+
 class Constant(Goal):
     """The goal that always succeeds (``succeed``) or never does (``fail``)."""
 
