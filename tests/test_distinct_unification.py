@@ -86,6 +86,18 @@ def test_a_unification_that_repeats_a_waiting_term_fails_at_once(make):
             assert run(0, (x, y), *goals, residual=True) == ()
 
 
+@pytest.mark.parametrize("make", [fd.distinct, fd.all_distinct])
+@pytest.mark.parametrize("same", [lambda y: [y, y], lambda y: [y + 1, y + 1]])
+def test_a_group_stated_with_a_term_twice_fails_before_it_would_wait(make, same):
+    """``all_distinct([x, y, y])`` with ``x`` without a domain fails when posted, as ``distinct``
+    does, within a node limit: parked until ``x`` has a domain, it failed only once each answer
+    of a labeling elsewhere was read."""
+    x, y = vars(2)
+    vs = vars(8)
+    goals = [make([x, *same(y)]), fd.in_(y, *vs, fd.interval(0, 9)), fd.label(list(vs))]
+    assert run(1, (x, y, *vs), *goals, max_nodes=5) == ()
+
+
 def test_no_answer_before_an_infinite_domain():
     """``x - 1 >= z, fd.eq(x, z)`` without domains: no answer, with or without ``residual`` (the
     labeling checked that the domains are finite before it looked for an answer at all)."""

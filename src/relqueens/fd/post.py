@@ -364,7 +364,11 @@ class Posting:
 
     # -- pending constraints ------------------------------------------------
     def wait(self, v: Var, constraint: Postable) -> bool:
-        """Park ``constraint`` until ``v`` gets a domain or a value."""
+        """Park ``constraint`` until ``v`` gets a domain or a value; one whose terms differ fails
+        instead if it holds a term twice (see :func:`repeated`): parked, it would fail only
+        once each answer is read, after a search of the other variables."""
+        if getattr(constraint, "differ", False) and repeated(constraint.terms, self.s):  # type: ignore[union-attr]  # a Relation has no terms, nor differ
+            return False
         pending = self._pending()
         pending[v] = pending.get(v, ()) + (constraint,)
         return True
@@ -559,6 +563,14 @@ class Posting:
         if c.op in _SPLIT and (parts := self.parts(c)) is not None:  # after: never two variables
             return all(self.post_relation(part) for part in parts)
         expr = c.lhs - c.rhs
+        gone = [
+            v
+            for side in (lhs, rhs)
+            for v in side.terms
+            if v not in expr.terms and type(v) is not Aux
+        ]
+        if gone and not self.cancelled(gone, c.op):  # x <= x
+            return False
         if c.op == "!=":
             split = self.abs_difference_ne(c, expr)
             if split is not None:
@@ -802,9 +814,6 @@ class Posting:
                 taken.add(w + k)
             else:
                 return False
-        may_wait = waiting or wide  # a term twice then fails now, before any term waits
-        if may_wait and (len(set(members)) < len(members) or len(set(waiting)) < len(waiting)):
-            return False  # (none waits: distinct_group finds it)
         if waiting:
             return self.wait(waiting[0][0], c)
         for i, w in wide:
@@ -919,7 +928,9 @@ class Posting:
         negate, extra, op = _NORMAL[op]
         missing: list[tuple[Var, int | None]] = []
         self.missing(expr, True, missing)
-        missing = _uncancelled(missing)
+        missing, cancelled = _uncancelled(missing)
+        if cancelled:  # x - y once y = x (free: missing() found them so)
+            self.cancelled(cancelled, op)
         defined = coef = None
         if missing:
             defined, coef = missing[0]
@@ -1325,6 +1336,20 @@ class Posting:
                 return False
         return out
 
+    def cancelled(self, vs: Iterable[Any], op: str) -> bool:
+        """Variables ``vs`` cancelled out of a relation (``x <= x``, or ``x - y`` once ``y = x``) are
+        integers still, as in SWI (``X #=< X`` leaves ``X in inf..sup``): one without a domain gets
+        ``inf..sup`` (not for ``!=``, which gives none: it stays free); ``False`` if one is bound to
+        what is not an integer."""
+        for v in vs:
+            w = walk(v, self.s)
+            if isvar(w):
+                if op != "!=" and self.store.index_of(w) is None:
+                    self.register(w, dom=Wide(-INF, INF))
+            elif not is_int(w):
+                return False
+        return True
+
     def within(self, i: int, dom: Domain | Wide) -> bool:
         """Narrow FD variable ``i`` to the values of ``dom``."""
         o, d = self.store.model.off[i], self.store.D[i]
@@ -1474,14 +1499,16 @@ class Posting:
         )
 
 
-def _uncancelled(missing: list[tuple[Var, int | None]]) -> list[tuple[Var, int | None]]:
+def _uncancelled(
+    missing: list[tuple[Var, int | None]],
+) -> tuple[list[tuple[Var, int | None]], list[Var]]:
     """The variables with no domain that :meth:`Posting.missing` found, once each with its
-    coefficient, less those that cancel out (``x - y`` once ``y`` is bound to ``x``)."""
+    coefficient, less those that cancel out (``x - y`` once ``y`` is bound to ``x``); and those."""
     total: dict[Var, int | None] = {}
     for w, a in missing:
         b = total.get(w, 0)
         total[w] = None if a is None or b is None else a + b
-    return [(w, a) for w, a in total.items() if a != 0]
+    return [(w, a) for w, a in total.items() if a != 0], [w for w, a in total.items() if a == 0]
 
 
 def _within(terms: tuple[tuple[int, int], ...], shift: dict[int, int]) -> bool:
