@@ -24,6 +24,7 @@ from relqueens import (
     queens,
     relation,
     run,
+    succeed,
     var,
     vars,
 )
@@ -69,7 +70,7 @@ def test_consecutive_eqs_unify_as_one_goal_in_the_order_written():
     x, y, z = vars(3)
     goal = lall(eq(x, y), eq(y, z), lall(eq(z, [x, 1])))
     assert type(goal).__name__ == "Eqs"  # nested conjunctions of eqs join too
-    assert repr(goal) == f"eq({x!r}, {y!r}), eq({y!r}, {z!r}), eq({z!r}, [{x!r}, 1])"
+    assert repr(goal) == f"lall(eq({x!r}, {y!r}), eq({y!r}, {z!r}), eq({z!r}, [{x!r}, 1]))"
     S = State()
     assert not goal.step(S)  # z == [z, 1] fails the occurs check
     S = State()
@@ -88,11 +89,24 @@ def test_consecutive_eqs_pinning_fd_variables_propagate_once(monkeypatch):
     )
     xs = vars(9)
     pins = [eq(x, v) for x, v in zip(xs[:8], range(1, 9))]
-    assert run(0, xs, fd.in_(*xs, fd.interval(1, 9)), fd.distinct(xs), *pins) == (
-        [*range(1, 9), 9],
-    )
+    posted = [fd.in_(*xs, fd.interval(1, 9)), fd.distinct(xs), succeed]  # the eqs stay after
+    assert run(0, xs, *posted, *pins) == ([*range(1, 9), 9],)
     assert len(calls) == 1  # one check of the eight bindings, not one each
-    assert run(0, xs, fd.in_(*xs, fd.interval(1, 9)), fd.distinct(xs), *pins, eq(xs[8], 1)) == ()
+    assert run(0, xs, *posted, *pins, eq(xs[8], 1)) == ()
+
+
+def test_an_eq_right_after_constraints_unifies_first_with_the_same_answers():
+    x, y = vars(2)
+    posted = [fd.in_(x, y, fd.interval(0, 3)), x < y]
+    goal = lall(*posted, eq(x, 2))
+    assert [type(g).__name__ for g in goal.goals] == ["Eq", "Post"]
+    assert run(0, (x, y), goal) == run(0, (x, y), eq(x, 2), *posted) == ((2, 3),)
+    assert run(0, (x, y), *posted, eq(x, 3)) == ()
+    # not past a goal that may give many states, nor past the labeling, whose order it would change
+    for middle in (membero(y, [3, 2]), fd.label([y], order="down")):
+        goal = lall(*posted, middle, eq(x, 1))
+        assert type(goal.goals[-1]).__name__ == "Eq"
+        assert run(0, y, goal) == (3, 2)
 
 
 # -- the search -------------------------------------------------------------------

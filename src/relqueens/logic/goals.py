@@ -29,12 +29,17 @@ class Eq(Goal):
 
     __slots__ = ("u", "v")
     search_kind = STEP
+    post_batch: Callable[[tuple[Eq, ...]], Eq]  # set below: goals_of joins neighbouring eqs
 
     def __init__(self, u: Any, v: Any) -> None:
         self.u, self.v = u, v
 
     def step(self, S: State) -> bool:
         return unify_state(self.u, self.v, S)
+
+    def pairs(self) -> list[tuple[Any, Any]]:
+        """The ``(u, v)`` pairs unified, in order."""
+        return [(self.u, self.v)]
 
     def __repr__(self) -> str:
         return f"eq({self.u!r}, {self.v!r})"
@@ -44,24 +49,25 @@ class Eqs(Eq):
     """Consecutive ``eq`` goals as one unification of tuples, so constraint stores check the
     new bindings, and propagate, once (a Sudoku's givens: one fixpoint, not one each).
 
-    The pairs are unified in the order written: :func:`~relqueens.logic.state.unify_into`
-    takes the last pair of a tuple first, so they are stored last first.
+    ``u`` and ``v`` hold the sides last first: :func:`~relqueens.logic.state.unify_into`
+    takes the last pair of a tuple first, so the pairs are unified in the order written.
     """
 
-    __slots__ = ("pairs",)
-    pairs: tuple[tuple[Any, Any], ...]
+    __slots__ = ()
 
     def __init__(self, goals: tuple[Eq, ...]) -> None:
-        pairs = [pair for g in goals for pair in (g.pairs if type(g) is Eqs else ((g.u, g.v),))]
-        self.pairs = tuple(pairs)
+        pairs = [pair for g in goals for pair in g.pairs()]
         pairs.reverse()
         super().__init__(tuple(u for u, _ in pairs), tuple(v for _, v in pairs))
 
+    def pairs(self) -> list[tuple[Any, Any]]:
+        return list(zip(reversed(self.u), reversed(self.v)))
+
     def __repr__(self) -> str:
-        return ", ".join(f"eq({u!r}, {v!r})" for u, v in self.pairs)
+        return f"lall({', '.join(f'eq({u!r}, {v!r})' for u, v in self.pairs())})"
 
 
-Eq.post_batch = Eqs  # type: ignore[attr-defined]  # goals_of joins neighbouring eqs with it
+Eq.post_batch = Eqs
 
 
 class Constant(Goal):
@@ -189,8 +195,11 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
     """Validate goals (one iterable of goals may stand for them); for a conjunction, batch FD constraints.
 
     With ``batch_posts``, consecutive goals that share a ``post_batch``
-    function (the FD layer's constraints) become one goal that posts them all
-    and propagates once.
+    function (the FD layer's constraints, or ``eq`` goals) become one goal that
+    posts them all and propagates once; an ``eq`` right after constraints runs
+    before them. Each gives at most one state, so the answers are the same,
+    and constraints posted over values cost less than values checked against
+    constraints (a 9x9 Sudoku's givens after its groups: 2.5 to 2.0 ms).
     """
     if len(goals) == 1 and not callable(goals[0]) and isinstance(goals[0], Iterable):
         goals = tuple(goals[0])
@@ -208,7 +217,7 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
             raise TypeError(f"goal {k} is not a goal: {g!r} ({type(g).__name__})")
         post = getattr(g, "post_batch", None) if batch_posts else None
         if batch and post is not batch_post:
-            out.append(_flush(batch))
+            _flush(batch, out)
             batch = []
         if post is not None:
             batch.append(g)
@@ -216,12 +225,17 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
         else:
             out.append(g)
     if batch:
-        out.append(_flush(batch))
+        _flush(batch, out)
     return out
 
 
-def _flush(batch: list[Any]) -> GoalLike:
-    return cast(GoalLike, batch[0] if len(batch) == 1 else batch[0].post_batch(tuple(batch)))
+def _flush(batch: list[Any], out: list[GoalLike]) -> None:
+    """Add the goal of ``batch`` to ``out``: unifications before the constraints just before them."""
+    goal = batch[0] if len(batch) == 1 else batch[0].post_batch(tuple(batch))
+    if isinstance(goal, Eq) and out and getattr(out[-1], "post_batch", Eqs) is not Eqs:
+        out.insert(len(out) - 1, goal)
+    else:
+        out.append(goal)
 
 
 def lall(*goals: GoalLike | Iterable[GoalLike]) -> GoalLike:
