@@ -173,11 +173,8 @@ def stepped(tmp_path, page, keys, budget=5000):
     }
 
 
-def expected(trace, rows, phase, node_id, pins=None):
-    """Each row's domain at a step, rebuilt from the trace in Python: as shown, and before a dead end emptied one.
-
-    ``pins`` (``{row: column}``) hold the rows unified before the constraints were posted: the trace has no domain for them.
-    """
+def expected(trace, rows, phase, node_id):
+    """Each row's domain at a step, rebuilt from the trace in Python: as shown, and before a dead end emptied one."""
     from relqueens.stepper import CHOOSE
 
     node = trace.nodes[node_id]
@@ -186,9 +183,7 @@ def expected(trace, rows, phase, node_id, pins=None):
         doms[node.var] = {node.value}
     else:
         doms = domains_after(trace, node)
-    pins = pins or {}
-    before = {r: doms[v] if r not in pins else {pins[r]} for r, v in enumerate(rows)}
-    assert all(doms.get(v, {pins[r]}) == {pins[r]} for r, v in enumerate(rows) if r in pins)
+    before = {r: doms[v] for r, v in enumerate(rows)}
     shown = {
         r: set() if v is node.emptied and phase != CHOOSE else d
         for r, (v, d) in enumerate(zip(rows, before.values()))
@@ -282,14 +277,14 @@ def test_stepper_dead_ends_pins_and_symmetry(tmp_path):
     start = stepped(tmp_path, page, "Home")
     assert start["queens"][0] == (0, "pinned")
     assert {why for (r, _), (_, why) in start["squares"].items() if r == 0 and why} == {"pin"}
-    check_board(start, *expected(trace, rows, *order[0], {0: 0}), pins={0}, symmetry=True)
+    check_board(start, *expected(trace, rows, *order[0]), pins={0}, symmetry=True)
     dead = next(
         s
         for s, (phase, k) in enumerate(order)
         if phase == PROPAGATE and trace.nodes[k].emptied is not None
     )
     shown = stepped(tmp_path, page, f"ArrowRight*{dead}")
-    check_board(shown, *expected(trace, rows, *order[dead], {0: 0}), pins={0}, symmetry=True)
+    check_board(shown, *expected(trace, rows, *order[dead]), pins={0}, symmetry=True)
     assert (
         "Dead end" in shown["message"]
         and 'class="dead"' in shown["dom"]

@@ -109,6 +109,20 @@ def test_an_eq_right_after_constraints_unifies_first_with_the_same_answers():
         assert run(0, y, goal) == (3, 2)
 
 
+def test_a_run_of_constraints_and_eqs_is_its_eqs_unified_then_its_constraints_posted():
+    x, y, z = vars(3)
+    c1, c2 = fd.in_(x, y, z, fd.interval(0, 3)), x < y
+    goal = lall(c1, eq(x, 1), c2, eq(z, 0), membero(y, [2, 3]), eq(y, 3), fd.ne(y, z))
+    kinds = [type(g).__name__ for g in goal.goals]
+    assert kinds[:2] == ["Eqs", "Post"] and kinds[3:] == ["Eq", "Relation"]
+    assert goal.goals[1].constraints == (c1, c2)
+    assert run(0, (x, y, z), goal) == ((1, 3, 0),)
+    assert run(0, (x, y, z), c1, c2, membero(y, [2, 3]), fd.ne(y, z), eq(x, 1), eq(z, 0)) == (
+        (1, 2, 0),
+        (1, 3, 0),
+    )
+
+
 # -- the search -------------------------------------------------------------------
 
 

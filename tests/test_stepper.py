@@ -201,3 +201,23 @@ def test_grid_view_for_any_trace_and_hostile_names():
         Grid([[a, b], [c]])
     with pytest.raises(ValueError, match="trace is empty"):
         stepper_html(SearchTrace(), layout=Grid([[a]]))
+
+
+def test_a_labeled_variable_unified_before_the_constraints_shows_its_value_at_the_root():
+    """``eq`` goals after the constraints unify before them (no FD variable then): the trace's
+    root holds each labeled variable so bound with its value, so a layout shows the given."""
+    from relqueens import eq
+
+    cells = vars(9)
+    square = [cells[r * 3 : r * 3 + 3] for r in range(3)]
+    groups = [fd.distinct(g) for g in (*square, *(cells[c::3] for c in range(3)))]
+    trace = SearchTrace()
+    goals = [fd.in_(*cells, fd.interval(1, 3)), *groups, eq(cells[0], 1)]
+    assert len(run(0, cells, *goals, fd.label(cells, trace=trace))) == 4
+    root = trace.nodes[0]
+    assert set(root.narrowed[cells[0]][1]) == {1}
+    layout = Grid(square, values=[1, 2, 3])
+    before = stepper_module.BEFORE
+    assert sorted(layout.start(root)) == [(0, 2, before), (0, 3, before)] + [
+        (k, 1, before) for k in (1, 2, 3, 6)
+    ]

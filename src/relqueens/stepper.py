@@ -235,16 +235,9 @@ class QueensBoard(Layout):
                 return "diagonal" if -expr.const * (a - b) > 0 else "anti-diagonal"  # type: ignore[operator]  # None is not in rows
         return "symmetry" if constraint is not None else "propagation"
 
-    def domains(self, root: Node) -> list[set[int]]:
-        """Each row's columns when the search starts (a pinned row unified before posting has no domain: its pin)."""
-        return [
-            set(root.narrowed[v][1]) if v in root.narrowed else {self.pins[r]}  # type: ignore[arg-type]  # a bitset Domain: the root holds no Wide
-            for r, v in enumerate(self.variables)
-        ]
-
     def start(self, root: Node) -> list[tuple[int, int, str]]:
         """Before the search: a pinned row's other squares, and what the queens fixed then attack."""
-        doms = self.domains(root)
+        doms = [set(root.narrowed[v][1]) for v in self.variables]  # type: ignore[arg-type]  # a bitset Domain: the root holds no Wide
         queens = [(r, min(d)) for r, d in enumerate(doms) if len(d) == 1]
         gone = []
         for r, d in enumerate(doms):
@@ -475,7 +468,10 @@ def _baseline(trace: SearchTrace, layout: QueensBoard, complete: bool) -> dict[s
     fixed: dict[int, list[int | None]] = {}
     for node in trace.nodes:
         if node.parent is None:
-            fixed[node.id] = [min(d) if len(d) == 1 else None for d in layout.domains(node)]
+            fixed[node.id] = [
+                min(d) if len(d) == 1 else None  # type: ignore[arg-type]  # a bitset Domain: the root holds no Wide
+                for d in (node.narrowed[v][1] for v in layout.variables)
+            ]
             at.append([[0, 0, 0], [0, 0, 0]])
             continue
         board = fixed[node.parent][:]

@@ -917,6 +917,8 @@ class Label(Goal):
             return
         solutions = Solutions(S, store, idxs)
         trace = self.trace if trace is None else trace
+        if trace is not None:  # an eq unified before the constraints: no FD variable
+            trace.given = {v: w for v in self.variables if is_int(w := walk(v, S.data))}
         accept = solutions.state
         if skip:
             state, off = solutions.state, store.model.off

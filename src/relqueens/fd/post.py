@@ -365,8 +365,9 @@ class Posting:
     # -- pending constraints ------------------------------------------------
     def wait(self, v: Var, constraint: Postable) -> bool:
         """Park ``constraint`` until ``v`` gets a domain or a value; one whose terms differ fails
-        instead if it holds a term twice (see :func:`repeated`): parked, it would fail only
-        once each answer is read, after a search of the other variables."""
+        instead if it holds a term twice, or one bound to what is not an integer (see
+        :func:`repeated`): parked, it would fail only once each answer is read, after a
+        search of the other variables."""
         if getattr(constraint, "differ", False) and repeated(constraint.terms, self.s):  # type: ignore[union-attr]  # a Relation has no terms, nor differ
             return False
         pending = self._pending()
@@ -569,7 +570,7 @@ class Posting:
             for v in side.terms
             if v not in expr.terms and type(v) is not Aux
         ]
-        if gone and not self.cancelled(gone, c.op):  # x <= x
+        if gone and c.op != "!=" and not self.integers(gone):  # x <= x
             return False
         if c.op == "!=":
             split = self.abs_difference_ne(c, expr)
@@ -749,8 +750,9 @@ class Posting:
         if not isinstance(inner, Lin) or sorted(inner.terms.values()) != [-1, 1]:
             return None
         (x, _), (y, _) = sorted(inner.terms.items(), key=lambda t: -t[1])
-        index = self.store.current().index
-        i, j = index.get(walk(x, self.s)), index.get(walk(y, self.s))
+        index, u, v = self.store.current().index, walk(x, self.s), walk(y, self.s)
+        i = index.get(u) if isvar(u) else None  # (a list is no key: no FD variable either)
+        j = index.get(v) if isvar(v) else None
         if i is None or j is None or i == j:
             return None
         return i, j, inner.const
@@ -929,8 +931,8 @@ class Posting:
         missing: list[tuple[Var, int | None]] = []
         self.missing(expr, True, missing)
         missing, cancelled = _uncancelled(missing)
-        if cancelled:  # x - y once y = x (free: missing() found them so)
-            self.cancelled(cancelled, op)
+        if cancelled and op != "!=":  # x - y once y = x: free variables (missing()'s), they
+            self.integers(cancelled)  # get inf..sup (True)
         defined = coef = None
         if missing:
             defined, coef = missing[0]
@@ -1336,15 +1338,18 @@ class Posting:
                 return False
         return out
 
-    def cancelled(self, vs: Iterable[Any], op: str) -> bool:
-        """Variables ``vs`` cancelled out of a relation (``x <= x``, or ``x - y`` once ``y = x``) are
-        integers still, as in SWI (``X #=< X`` leaves ``X in inf..sup``): one without a domain gets
-        ``inf..sup`` (not for ``!=``, which gives none: it stays free); ``False`` if one is bound to
-        what is not an integer."""
+    def integers(self, vs: Iterable[Any]) -> bool:
+        """Variables ``vs`` cancelled out of a relation other than ``!=`` (``x <= x``, or ``x - y``
+        once ``y = x``) are integers still, as in SWI (``X #=< X`` leaves ``X in inf..sup``): one
+        without a domain gets ``inf..sup``; ``False`` if one is bound to what is not an integer.
+
+        (``!=`` gives no domain: its variables stay free. A variable that cancels within one
+        side, ``x - x`` or ``0 * x``, is gone before the relation is built.)
+        """
         for v in vs:
             w = walk(v, self.s)
             if isvar(w):
-                if op != "!=" and self.store.index_of(w) is None:
+                if self.store.index_of(w) is None:
                     self.register(w, dom=Wide(-INF, INF))
             elif not is_int(w):
                 return False

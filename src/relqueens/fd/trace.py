@@ -179,6 +179,9 @@ class SearchTrace:
 
     def __init__(self) -> None:
         self.nodes: list[Node] = []
+        self.given: dict[Any, int] = {}
+        """The labeled variables bound to values before the search (not FD variables then): the
+        root shows each with its value as its domain."""
         self._log: list[Removal] = []
         self._views: dict[int, tuple[Model, int, _WatchedModel]] = {}
 
@@ -186,6 +189,8 @@ class SearchTrace:
         """Record a search starting from domains ``D``; return the root's id."""
         node = Node(len(self.nodes), None, None, None)
         node.narrowed = {v: (None, as_domain(d, o)) for v, d, o in zip(variables, D, off)}
+        for v, value in self.given.items():
+            node.narrowed.setdefault(v, (None, as_domain(1, value)))
         self.nodes.append(node)
         return node.id
 

@@ -194,18 +194,19 @@ def as_goal(value: GoalLike | list[Any] | tuple[Any, ...], source: object = None
 def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
     """Validate goals (one iterable of goals may stand for them); for a conjunction, batch FD constraints.
 
-    With ``batch_posts``, consecutive goals that share a ``post_batch``
-    function (the FD layer's constraints, or ``eq`` goals) become one goal that
-    posts them all and propagates once; an ``eq`` right after constraints runs
-    before them. Each gives at most one state, so the answers are the same,
-    and constraints posted over values cost less than values checked against
-    constraints (a 9x9 Sudoku's givens after its groups: 2.5 to 2.0 ms).
+    With ``batch_posts``, a run of consecutive goals that each give at most
+    one state and have a ``post_batch`` function (the FD layer's constraints,
+    ``eq``) becomes its ``eq`` goals unified as one, then its constraints
+    posted as one, propagated once. The answers are the same, in the same
+    order (exceptions and a labeling's trace may show the other order), and
+    constraints posted over values cost less than values checked against
+    constraints (a 9x9 Sudoku's givens stated after its groups: 2.5 to
+    1.3-1.6 ms).
     """
     if len(goals) == 1 and not callable(goals[0]) and isinstance(goals[0], Iterable):
         goals = tuple(goals[0])
     out: list[GoalLike] = []
-    batch: list[Any] = []
-    batch_post = None  # the post_batch of the goals in ``batch``
+    run: dict[Any, list[Any]] = {}  # the run's goals by post_batch, in order
     for k, g in enumerate(goals):
         if isinstance(g, bool):
             raise TypeError(
@@ -216,26 +217,23 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
         if not callable(g):
             raise TypeError(f"goal {k} is not a goal: {g!r} ({type(g).__name__})")
         post = getattr(g, "post_batch", None) if batch_posts else None
-        if batch and post is not batch_post:
-            _flush(batch, out)
-            batch = []
-        if post is not None:
-            batch.append(g)
-            batch_post = post
-        else:
-            out.append(g)
-    if batch:
-        _flush(batch, out)
+        if post is not None and getattr(g, "search_kind", None) == STEP:
+            run.setdefault(post, []).append(g)
+            continue
+        if run:
+            _flush(run, out)
+        out.append(g)
+    if run:
+        _flush(run, out)
     return out
 
 
-def _flush(batch: list[Any], out: list[GoalLike]) -> None:
-    """Add the goal of ``batch`` to ``out``: unifications before the constraints just before them."""
-    goal = batch[0] if len(batch) == 1 else batch[0].post_batch(tuple(batch))
-    if isinstance(goal, Eq) and out and getattr(out[-1], "post_batch", Eqs) is not Eqs:
-        out.insert(len(out) - 1, goal)
-    else:
-        out.append(goal)
+def _flush(run: dict[Any, list[Any]], out: list[GoalLike]) -> None:
+    """Add a run of batched goals to ``out``, emptying it: its unifications first."""
+    for post in sorted(run, key=lambda post: post is not Eqs):
+        batch = run[post]
+        out.append(batch[0] if len(batch) == 1 else post(tuple(batch)))
+    run.clear()
 
 
 def lall(*goals: GoalLike | Iterable[GoalLike]) -> GoalLike:
