@@ -56,9 +56,16 @@ class Eqs(Eq):
     __slots__ = ()
 
     def __init__(self, goals: tuple[Eq, ...]) -> None:
-        pairs = [pair for g in goals for pair in g.pairs()]
-        pairs.reverse()
-        super().__init__(tuple(u for u, _ in pairs), tuple(v for _, v in pairs))
+        us: list[Any] = []
+        vs: list[Any] = []
+        for g in reversed(goals):
+            if type(g) is Eqs:  # its sides last first already
+                us += g.u
+                vs += g.v
+            else:
+                us.append(g.u)
+                vs.append(g.v)
+        super().__init__(tuple(us), tuple(vs))
 
     def pairs(self) -> list[tuple[Any, Any]]:
         return list(zip(reversed(self.u), reversed(self.v)))
@@ -230,8 +237,8 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
 
 def _flush(run: dict[Any, list[Any]], out: list[GoalLike]) -> None:
     """Add a run of batched goals to ``out``, emptying it: its unifications first."""
-    for post in sorted(run, key=lambda post: post is not Eqs):
-        batch = run[post]
+    eqs = run.pop(Eqs, None)
+    for post, batch in ((Eqs, eqs), *run.items()) if eqs else run.items():
         out.append(batch[0] if len(batch) == 1 else post(tuple(batch)))
     run.clear()
 
