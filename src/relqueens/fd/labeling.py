@@ -789,18 +789,17 @@ class Label(Goal):
             if fixed is None:
                 return
             S, s, store = fixed, fixed.data, store_of(fixed)
-        if store is not None and (
-            wide := _enumerable(store, open_indices(store, self.variables, s))
-        ):
+        idxs = None if store is None else open_indices(store, self.variables, s)
+        if idxs and (wide := _enumerable(store, idxs)):  # type: ignore[arg-type]  # idxs: a store
             from .post import Enumerable, post_into
 
-            if creeping(store, wide):
+            if creeping(store, wide):  # type: ignore[arg-type]  # as above
                 return
 
             S = S.copy()
             if not post_into(S, [Enumerable(wide)]):
                 return
-            s, store = S.data, store_of(S)
+            s, store, idxs = S.data, store_of(S), None  # propagation may have fixed some
         # the solutions found without the implied constraints (their domains), and their values
         solved: list[list[Dom]] = []
         given: list[dict[int, int | float]] = []
@@ -815,7 +814,7 @@ class Label(Goal):
             if alone and (
                 few or may_group(model) or moduli or equations or (extra := implied(model, store.D))
             ):
-                first = open_indices(store, self.variables, s)
+                first = open_indices(store, self.variables, s) if idxs is None else idxs
                 off = model.off
                 first_search = self._alone(S, store, first)
                 for found in first_search:
