@@ -123,6 +123,24 @@ def test_a_run_of_constraints_and_eqs_is_its_eqs_unified_then_its_constraints_po
     )
 
 
+def test_a_subclass_of_eq_steps_on_its_own():
+    from relqueens.logic.goals import Eq
+
+    seen = []
+
+    class Logged(Eq):
+        __slots__ = ()
+
+        def step(self, S):
+            seen.append(self)
+            return super().step(S)
+
+    x = var()
+    goal = lall(eq(x, 1), Logged(x, 1))
+    assert type(goal).__name__ == "Conj"
+    assert run(0, x, goal) == (1,) and len(seen) == 1
+
+
 # -- the search -------------------------------------------------------------------
 
 

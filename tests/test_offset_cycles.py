@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fd_property import run, shuffled  # the guarded run: QueryHung past 5 s
 
-from relqueens import DomainError, eq, fd, membero, vars
+from relqueens import DomainError, eq, fd, membero, succeed, vars
 from relqueens.fd.domain import Wide
 from relqueens.fd.labeling import creeping
 from relqueens.fd.post import post_into
@@ -571,3 +571,13 @@ def test_an_absolute_difference_over_a_list_fails_in_every_order():
         [abs(x - y) >= 1, eq(x, [1]), fd.in_(y, fd.interval(0, 4))]
     ):
         assert run(0, (x, y), *goals) == ()
+
+
+def test_a_waiting_constraint_beside_a_variable_bound_to_a_list_fails():
+    """Two eqs unified as one, ``x = [1]`` and ``w = 5``: ``w`` becomes a bitset and looks for the
+    constraints waiting on it, among them ``x != y`` on ``x``, now a list (it raised
+    ``TypeError: unhashable``; so did ``eq((w, x), (5, [1]))`` before eqs were joined)."""
+    x, y, w = vars(3)
+    posted = [fd.in_(y, fd.interval(0, 3)), fd.ne(x, y), w >= 0, succeed]
+    assert run(0, (x, w), *posted, eq(x, [1]), eq(w, 5)) == ()
+    assert run(0, (x, w), *posted, eq((w, x), (5, [1]))) == ()

@@ -221,3 +221,7 @@ def test_a_labeled_variable_unified_before_the_constraints_shows_its_value_at_th
     assert sorted(layout.start(root)) == [(0, 2, before), (0, 3, before)] + [
         (k, 1, before) for k in (1, 2, 3, 6)
     ]
+    assert trace.given == {}  # taken by the root: a search the trace records later starts anew
+    again = SearchTrace()
+    run(1, cells, *goals, fd.label([7, *cells], trace=again))  # a constant among the labels
+    assert 7 not in again.nodes[0].narrowed and set(again.nodes[0].narrowed[cells[0]][1]) == {1}

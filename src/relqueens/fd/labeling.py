@@ -790,10 +790,10 @@ class Label(Goal):
                 return
             S, s, store = fixed, fixed.data, store_of(fixed)
         idxs = None if store is None else open_indices(store, self.variables, s)
-        if idxs and (wide := _enumerable(store, idxs)):  # type: ignore[arg-type]  # idxs: a store
+        if store is not None and idxs and (wide := _enumerable(store, idxs)):
             from .post import Enumerable, post_into
 
-            if creeping(store, wide):  # type: ignore[arg-type]  # as above
+            if creeping(store, wide):
                 return
 
             S = S.copy()
@@ -917,7 +917,9 @@ class Label(Goal):
         solutions = Solutions(S, store, idxs)
         trace = self.trace if trace is None else trace
         if trace is not None:  # an eq unified before the constraints: no FD variable
-            trace.given = {v: w for v in self.variables if is_int(w := walk(v, S.data))}
+            trace.given = {
+                v: w for v in self.variables if isvar(v) and is_int(w := walk(v, S.data))
+            }
         accept = solutions.state
         if skip:
             state, off = solutions.state, store.model.off

@@ -183,14 +183,21 @@ def repeated(terms: Iterable[Any], s: Subst) -> bool:
     return False
 
 
+def holds_repeat(c: Postable, s: Subst) -> bool:
+    """Whether ``c`` is a record whose terms differ (``distinct``, ``all_distinct``) and holds a
+    term twice in substitution ``s`` (see :func:`repeated`)."""
+    return c.differ and repeated(c.terms, s) if isinstance(c, Constraint) else False  # type: ignore[attr-defined]  # a record that differs has terms
+
+
 def repeats(store: FDStore, s: Subst) -> bool:
-    """Whether a record whose terms differ (``distinct``, ``all_distinct``), waiting in ``store``
-    for domains, holds a term twice in substitution ``s`` (see :func:`repeated`)."""
-    return any(
-        getattr(c, "differ", False) and repeated(c.terms, s)  # type: ignore[union-attr]  # a Relation has no terms, nor differ
-        for constraints in store.pending.values()
-        for c in constraints
-    )
+    """Whether a record waiting in ``store`` for domains holds a term twice in ``s`` (see :func:`holds_repeat`)."""
+    return any(holds_repeat(c, s) for constraints in store.pending.values() for c in constraints)
+
+
+def fd_index(index: dict[Var, int], w: object) -> int | None:
+    """The FD index of the walked term ``w`` in ``index``: ``None`` for an integer or any term that
+    is not a variable (a list is no key)."""
+    return index.get(w) if isvar(w) else None
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -368,7 +375,7 @@ class Posting:
         instead if it holds a term twice, or one bound to what is not an integer (see
         :func:`repeated`): parked, it would fail only once each answer is read, after a
         search of the other variables."""
-        if getattr(constraint, "differ", False) and repeated(constraint.terms, self.s):  # type: ignore[union-attr]  # a Relation has no terms, nor differ
+        if holds_repeat(constraint, self.s):
             return False
         pending = self._pending()
         pending[v] = pending.get(v, ()) + (constraint,)
@@ -384,7 +391,7 @@ class Posting:
         pending = self.store.pending
         if pending:
             index = self.store.current().index
-            for v in [v for v in pending if index.get(walk(v, self.s)) == i]:
+            for v in [v for v in pending if fd_index(index, walk(v, self.s)) == i]:
                 self.wake(v)
 
     def _pending(self) -> dict[Var, tuple[Postable, ...]]:
@@ -455,7 +462,7 @@ class Posting:
         if not pending:
             return False
         index = self.store.current().index
-        return any(index.get(walk(v, self.s)) == i for v in pending)
+        return any(fd_index(index, walk(v, self.s)) == i for v in pending)
 
     def bound(self, keys: list[Var]) -> bool:
         """Variables ``keys`` were just bound by a unification: check and propagate."""
@@ -564,14 +571,12 @@ class Posting:
         if c.op in _SPLIT and (parts := self.parts(c)) is not None:  # after: never two variables
             return all(self.post_relation(part) for part in parts)
         expr = c.lhs - c.rhs
-        gone = [
-            v
-            for side in (lhs, rhs)
-            for v in side.terms
-            if v not in expr.terms and type(v) is not Aux
-        ]
-        if gone and c.op != "!=" and not self.integers(gone):  # x <= x
-            return False
+        if c.op != "!=" and len(expr.terms) < len(lhs.terms) + len(rhs.terms):  # x <= x?
+            gone = [
+                v for v in (*lhs.terms, *rhs.terms) if v not in expr.terms and type(v) is not Aux
+            ]
+            if not self.integers(gone):
+                return False
         if c.op == "!=":
             split = self.abs_difference_ne(c, expr)
             if split is not None:
@@ -750,9 +755,8 @@ class Posting:
         if not isinstance(inner, Lin) or sorted(inner.terms.values()) != [-1, 1]:
             return None
         (x, _), (y, _) = sorted(inner.terms.items(), key=lambda t: -t[1])
-        index, u, v = self.store.current().index, walk(x, self.s), walk(y, self.s)
-        i = index.get(u) if isvar(u) else None  # (a list is no key: no FD variable either)
-        j = index.get(v) if isvar(v) else None
+        index = self.store.current().index
+        i, j = fd_index(index, walk(x, self.s)), fd_index(index, walk(y, self.s))
         if i is None or j is None or i == j:
             return None
         return i, j, inner.const
@@ -931,8 +935,9 @@ class Posting:
         missing: list[tuple[Var, int | None]] = []
         self.missing(expr, True, missing)
         missing, cancelled = _uncancelled(missing)
-        if cancelled and op != "!=":  # x - y once y = x: free variables (missing()'s), they
-            self.integers(cancelled)  # get inf..sup (True)
+        if op != "!=":
+            for w in cancelled:  # x - y once y = x: an integer still (see integers())
+                self.restrict(w, Wide(-INF, INF))
         defined = coef = None
         if missing:
             defined, coef = missing[0]
@@ -1343,14 +1348,13 @@ class Posting:
         once ``y = x``) are integers still, as in SWI (``X #=< X`` leaves ``X in inf..sup``): one
         without a domain gets ``inf..sup``; ``False`` if one is bound to what is not an integer.
 
-        (``!=`` gives no domain: its variables stay free. A variable that cancels within one
-        side, ``x - x`` or ``0 * x``, is gone before the relation is built.)
+        Not as in SWI: ``!=`` gives no domain (its variables may stay free), and a variable that
+        cancels within one side, ``x - x`` or ``0 * x``, is gone before the relation is built.
         """
         for v in vs:
             w = walk(v, self.s)
             if isvar(w):
-                if self.store.index_of(w) is None:
-                    self.register(w, dom=Wide(-INF, INF))
+                self.restrict(w, Wide(-INF, INF))  # (it narrows nothing where there is a domain)
             elif not is_int(w):
                 return False
         return True

@@ -180,8 +180,8 @@ class SearchTrace:
     def __init__(self) -> None:
         self.nodes: list[Node] = []
         self.given: dict[Any, int] = {}
-        """The labeled variables bound to values before the search (not FD variables then): the
-        root shows each with its value as its domain."""
+        """The labeled variables bound to values before the search, for the next root: it shows
+        each, unless an FD variable of its own, with its value as its domain."""
         self._log: list[Removal] = []
         self._views: dict[int, tuple[Model, int, _WatchedModel]] = {}
 
@@ -189,7 +189,8 @@ class SearchTrace:
         """Record a search starting from domains ``D``; return the root's id."""
         node = Node(len(self.nodes), None, None, None)
         node.narrowed = {v: (None, as_domain(d, o)) for v, d, o in zip(variables, D, off)}
-        for v, value in self.given.items():
+        given, self.given = self.given, {}
+        for v, value in given.items():
             node.narrowed.setdefault(v, (None, as_domain(1, value)))
         self.nodes.append(node)
         return node.id

@@ -29,17 +29,17 @@ class Eq(Goal):
 
     __slots__ = ("u", "v")
     search_kind = STEP
-    post_batch: Callable[[tuple[Eq, ...]], Eq]  # set below: goals_of joins neighbouring eqs
+    post_batch: Callable[[tuple[Eq, ...]], Eq] | None  # set below: goals_of joins neighbouring eqs
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.post_batch = None  # a subclass may step otherwise: not joined (unless it says so)
 
     def __init__(self, u: Any, v: Any) -> None:
         self.u, self.v = u, v
 
     def step(self, S: State) -> bool:
         return unify_state(self.u, self.v, S)
-
-    def pairs(self) -> list[tuple[Any, Any]]:
-        """The ``(u, v)`` pairs unified, in order."""
-        return [(self.u, self.v)]
 
     def __repr__(self) -> str:
         return f"eq({self.u!r}, {self.v!r})"
@@ -67,14 +67,12 @@ class Eqs(Eq):
                 vs.append(g.v)
         super().__init__(tuple(us), tuple(vs))
 
-    def pairs(self) -> list[tuple[Any, Any]]:
-        return list(zip(reversed(self.u), reversed(self.v)))
-
     def __repr__(self) -> str:
-        return f"lall({', '.join(f'eq({u!r}, {v!r})' for u, v in self.pairs())})"
+        eqs = (f"eq({u!r}, {v!r})" for u, v in zip(reversed(self.u), reversed(self.v)))
+        return f"lall({', '.join(eqs)})"
 
 
-Eq.post_batch = Eqs
+Eq.post_batch = Eqs.post_batch = Eqs
 
 
 class Constant(Goal):
@@ -205,10 +203,9 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
     one state and have a ``post_batch`` function (the FD layer's constraints,
     ``eq``) becomes its ``eq`` goals unified as one, then its constraints
     posted as one, propagated once. The answers are the same, in the same
-    order (exceptions and a labeling's trace may show the other order), and
-    constraints posted over values cost less than values checked against
-    constraints (a 9x9 Sudoku's givens stated after its groups: 2.5 to
-    1.3-1.6 ms).
+    order (an exception, or a residual constraint's form, may show the other
+    order), and constraints posted over values cost less than values checked
+    against constraints (see docs/performance.md, session 44).
     """
     if len(goals) == 1 and not callable(goals[0]) and isinstance(goals[0], Iterable):
         goals = tuple(goals[0])
