@@ -798,7 +798,7 @@ class Posting:
     def post_distinct(self, c: Distinct) -> bool:
         members: list[tuple[int, int]] = []  # (FD index, offset) of each term over a variable
         taken: set[int] = set()
-        waiting: list[tuple[Var, int]] = []  # terms over variables without a domain
+        waits = None  # the first variable without a domain (wait() fails a term twice)
         wide: list[tuple[int, Var]] = []  # members over bounds: bitsets once none waits
         index, D, s = self.store.current().index, self.store.D, self.s
         for term in c.terms:
@@ -809,7 +809,8 @@ class Posting:
             if type(type(w)) is LVarType:  # isvar(w), inline
                 i = index.get(w)
                 if i is None:
-                    waiting.append((w, k))
+                    if waits is None:
+                        waits = w
                 else:
                     members.append((i, k))
                     if type(D[i]) is Wide:
@@ -820,8 +821,8 @@ class Posting:
                 taken.add(w + k)
             else:
                 return False
-        if waiting:
-            return self.wait(waiting[0][0], c)
+        if waits is not None:
+            return self.wait(waits, c)
         for i, w in wide:
             if not self.as_bitset(i):
                 return self.wait(w, c)  # too many values for now

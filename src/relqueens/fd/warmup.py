@@ -21,11 +21,11 @@ import gc
 import os
 from itertools import pairwise
 
+from ..logic.goals import eq as unify
 from . import (
     all_distinct,
     distinct,
     dot,
-    eq,
     in_,
     interval,
     label,
@@ -121,7 +121,6 @@ def warm_up(rounds: int = ROUNDS) -> None:
             1,
             cells,
             in_(*cells, interval(1, 4)),
-            *(eq(cells[k], v) for k, v in ((0, 1), (6, 2), (9, 3), (15, 4))),
             *(distinct(cells[4 * r : 4 * r + 4]) for r in range(4)),
             *(distinct(cells[c::4]) for c in range(4)),
             *(
@@ -129,6 +128,7 @@ def warm_up(rounds: int = ROUNDS) -> None:
                 for r in (0, 1)
                 for c in (0, 1)
             ),
+            *(unify(cells[k], v) for k, v in ((0, 1), (6, 2), (9, 3), (15, 4))),  # as users do
             label(cells, select="ff"),
         )
         ts = vars(4)  # a knapsack, maximised, its total shown: branch and bound's paths
