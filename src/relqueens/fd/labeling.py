@@ -700,20 +700,24 @@ def with_equalities(S: State, store: FDStore) -> State | None:
     return S if post_into(S, [fixes]) else None
 
 
-def _few(store: FDStore, values: list[Any]) -> bool:
-    """Whether the variables among ``values`` (walked) have at most :data:`FEW` combinations of
-    values between them (bitset domains)."""
+def _few(store: FDStore, values: list[Any]) -> list[int] | None:
+    """The FD indices of the variables among ``values`` (walked), as :func:`open_indices` gives
+    them, if they have at most :data:`FEW` combinations of values between them (bitset
+    domains); else ``None``."""
     index, D = store.current().index, store.D
-    total = 1
+    total, idxs, seen = 1, [], set()
     for w in values:
         if isvar(w):
             i = index.get(w)
             if i is None or type(D[i]) is not int:
-                return False
-            total *= D[i].bit_count()
-            if total > FEW:
-                return False
-    return True
+                return None
+            if i not in seen:
+                seen.add(i)
+                idxs.append(i)
+                total *= D[i].bit_count()
+                if total > FEW:
+                    return None
+    return idxs
 
 
 def open_indices(store: FDStore | None, variables: Iterable[Any], s: Subst) -> list[int]:
@@ -774,22 +778,27 @@ class Label(Goal):
         """The states, extending ``S``, where the variables have values (``S`` is not changed)."""
         s = S.data
         values = [walk(v, s) for v in self.variables]
-        if not all(isvar(w) or is_int(w) for w in values):
-            return
-        if self.objective is None and not any(map(isvar, values)):
-            yield S.copy()  # every variable bound already (propagation solved it): no search
+        bound = True  # every variable bound already (propagation solved it): no search
+        for w in values:
+            if isvar(w):
+                bound = False
+            elif not is_int(w):
+                return
+        if bound and self.objective is None:
+            yield S.copy()
             return
         store = store_of(S)
         alone = self.objective is None and self.trace is None
         # the equalities combined once the labeling starts, but for a tree of few leaves,
         # searched at once, before any analysis (which costs more: L(2,3) 0.29 to 0.19 ms)
-        few = alone and store is not None and _few(store, values)
+        idxs = _few(store, values) if alone and store is not None else None
+        few = idxs is not None
         if store is not None and not few:
             fixed = with_equalities(S, store)
             if fixed is None:
                 return
             S, s, store = fixed, fixed.data, store_of(fixed)
-        idxs = None if store is None else open_indices(store, self.variables, s)
+            idxs = open_indices(store, self.variables, s)
         if store is not None and idxs and (wide := _enumerable(store, idxs)):
             from .post import Enumerable, post_into
 

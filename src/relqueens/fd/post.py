@@ -782,7 +782,9 @@ class Posting:
         dom, s, index = c.dom, self.s, self.store.current().index
         fresh: dict[Var, None] = {}  # the variables without a domain, in order: registered at once
         for v in c.vars:
-            w = walk(v, s) if s else v
+            w = s.get(v, v) if s else v  # walk(v, s), its first step inline: most are free
+            if w is not v:
+                w = walk(w, s)
             if isvar(w):
                 i = index.get(w)
                 if i is None:
@@ -802,7 +804,10 @@ class Posting:
         wide: list[tuple[int, Var]] = []  # members over bounds: bitsets once none waits
         index, D, s = self.store.current().index, self.store.D, self.s
         for term in c.terms:
-            v, k = term.offset_var() if type(term) is Lin else (term, 0)  # type: ignore[misc]  # distinct() keeps x + c terms only
+            if type(term) is Lin:
+                v, k = term.offset_var()  # type: ignore[misc]  # distinct() keeps x + c terms only
+            else:
+                v, k = term, 0
             w = s.get(v, v) if s else v  # walk(v, s), its first step inline: most terms are free
             if w is not v:
                 w = walk(w, s)
@@ -831,10 +836,14 @@ class Posting:
         if kept is None:
             return False
         free = [members[p] for p in kept]
-        return len(free) < 2 or (
-            self.pigeonhole(free, c, [stated[p] for p in kept])
-            and (any(k for _, k in free) or self.differences([i for i, _ in free], c))
-        )
+        if len(free) < 2:
+            return True
+        if not self.pigeonhole(free, c, free if stated is members else [stated[p] for p in kept]):
+            return False
+        for _, k in free:
+            if k:
+                return True  # offsets: no differences (see differences())
+        return self.differences([i for i, _ in free], c)
 
     def distinct_group(
         self, members: list[tuple[int, int]], c: Postable, taken: MutableSet[int]

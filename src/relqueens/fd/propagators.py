@@ -1825,8 +1825,8 @@ def aligned(members: Sequence[tuple[int, int]], off: list[int]) -> tuple[tuple[i
     >>> aligned([(0, 0), (1, 2)], [5, 1])
     ((0, 2), (1, 0))
     """
-    base = min(off[x] + c for x, c in members)
-    return tuple((x, off[x] + c - base) for x, c in members)
+    base = min([off[x] + c for x, c in members])  # lists, not generators: groups are small
+    return tuple([(x, off[x] + c - base) for x, c in members])
 
 
 def spread(members: Iterable[tuple[int, int]], off: list[int]) -> int:
@@ -1891,7 +1891,7 @@ class Pigeonhole(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         ds = self.get(D)
         if self.offsets is not None:
-            ds = [d << s for d, s in zip(ds, self.offsets)]
+            ds = list(map(lshift, ds, self.offsets))
         once = twice = taken = 0
         for d in ds:
             twice |= once & d

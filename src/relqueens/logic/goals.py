@@ -212,7 +212,7 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
     out: list[GoalLike] = []
     run: dict[Any, list[Any]] = {}  # the run's goals by post_batch, in order
     for k, g in enumerate(goals):
-        if isinstance(g, bool):
+        if g is True or g is False:
             raise TypeError(
                 f"goal {k} is {g}, a Python bool, not a goal: `x != y` or `x == 5` "
                 "with a bare variable compares the Python objects; write fd.ne(x, y) or "
@@ -222,7 +222,11 @@ def goals_of(goals: tuple[Any, ...], batch_posts: bool) -> list[GoalLike]:
             raise TypeError(f"goal {k} is not a goal: {g!r} ({type(g).__name__})")
         post = getattr(g, "post_batch", None) if batch_posts else None
         if post is not None and getattr(g, "search_kind", None) == STEP:
-            run.setdefault(post, []).append(g)
+            batch = run.get(post)
+            if batch is None:
+                run[post] = [g]
+            else:
+                batch.append(g)
             continue
         if run:
             _flush(run, out)
