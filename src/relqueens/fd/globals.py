@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from .domain import MAX_WIDTH, Dom, Domain, domain_of, interval
 from .post import Constraint, Postable, Posting
-from .propagators import Propagator, aligned, high, keep_ge, keep_le, low, narrow
+from .propagators import Linear, Propagator, aligned, high, keep_ge, keep_le, low, narrow
 from .terms import Lin
 
 
@@ -862,8 +862,55 @@ class GlobalCardinality(Constraint):
                 posting, xs, [0] * len(xs), self
             )
         return (
-            not open_counts or posting.attach(CardinalityProp(tuple(xs), open_counts, self))
-        ) and posting.attach(CardinalityFlow(tuple(xs), counts, self, implied=bool(open_counts)))
+            (not open_counts or posting.attach(CardinalityProp(tuple(xs), open_counts, self)))
+            and posting.attach(CardinalityFlow(tuple(xs), counts, self, implied=bool(open_counts)))
+            and count_sums(posting, tuple(xs), counts, self, total=False)  # the total: above
+        )
+
+
+class CountSum(Linear):
+    """A sum that counts covering every value of their variables imply (left out of residuals,
+    see :func:`count_sums`)."""
+
+    __slots__ = ()
+    implied = True
+
+
+def count_sums(
+    posting: Posting,
+    xs: tuple[int, ...],
+    counts: tuple[tuple[int, int], ...],
+    source: object,
+    total: bool = True,
+) -> bool:
+    """Post what the ``counts`` (``(value, count)``) of variables ``xs`` imply when the
+    variables take no other value: the counts total the variables (with ``total``), and
+    the values times their counts total the variables' sum.
+
+    Neither is news to a complete search, but each prunes where the counts alone
+    do not: a magic series (``count(xs, i) == xs[i]``) of 30 by ``ff``, over 20 s
+    to 20 ms.
+    """
+    rows: list[tuple[dict[int, int], int]] = []
+    if total:
+        counted: dict[int, int] = {}
+        for _, c in counts:
+            counted[c] = counted.get(c, 0) + 1
+        rows.append((counted, -len(xs)))
+    weighted: dict[int, int] = {}
+    for v, c in counts:
+        weighted[c] = weighted.get(c, 0) + v
+    for x in xs:
+        weighted[x] = weighted.get(x, 0) - 1
+    rows.append((weighted, 0))
+    for items, k in rows:
+        terms = tuple((i, a) for i, a in items.items() if a)
+        if len(terms) < 3:  # short: posted as a relation is (narrowed at once)
+            if not posting.post_flat(dict(terms), k, "==", source):
+                return False
+        elif not posting.attach(CountSum(terms, k, "==", source)):
+            return False
+    return True
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -1147,9 +1147,10 @@ class Posting:
         """After ``prop``, one value's count: if the counts of its variables now cover every value
         they may take (a magic series' ``count(xs, i) == xs[i]`` for each ``i``), the counts
         are one ``global_cardinality``: its flow (:class:`~relqueens.fd.globals.CardinalityFlow`)
-        is posted too, implied.
+        and the sums the counts imply (:func:`~relqueens.fd.globals.count_sums`) are posted
+        too, implied.
         """
-        from .globals import CardinalityFlow, CardinalityProp
+        from .globals import CardinalityFlow, CardinalityProp, count_sums
 
         ((value, _),) = prop.counts
         if len(set(prop.xs)) < len(prop.xs):
@@ -1174,7 +1175,7 @@ class Posting:
         if value not in taken or not taken <= counts.keys():
             return True  # not yet every value (or this one adds none): counts apart
         flow = CardinalityFlow(prop.xs, tuple(sorted(counts.items())), prop.source, implied=True)
-        return self.attach(flow)
+        return self.attach(flow) and count_sums(self, flow.xs, flow.counts, flow.source)
 
     def reified(self, rel: Relation, target: int | None = None) -> int | bool:
         """The index of a 0/1 variable that is 1 exactly when ``rel`` holds."""
