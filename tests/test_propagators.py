@@ -445,6 +445,29 @@ def test_a_magic_series_is_found_in_few_nodes_by_the_sums_its_counts_imply(state
     assert r.constraints and all("count(" in repr(c) for c in r.constraints)
 
 
+@pytest.mark.parametrize(("stated", "top"), [("count", 20), ("reified", 19), ("reified", 20)])
+def test_a_magic_series_counted_all_but_a_value_or_by_reified_tests_is_found_in_few_nodes(
+    stated, top
+):
+    """Over ``0..20`` the value 20 is never counted, and reified tests summed are counts too:
+    when the labeling starts the counts (with a hidden one for 20) become one
+    ``global_cardinality``, its flow and its sums (implied_counts). A magic series of 20 by
+    ``ff`` within 30 nodes (without them: 1,000)."""
+    n = 20
+    s = vars(n)
+    if stated == "count":
+        counts = [fd.count(s, i) == s[i] for i in range(n)]
+    else:
+        counts = []
+        for i in range(n):
+            bs = vars(n)
+            counts += [fd.in_(*bs, fd.interval(0, 1)), fd.sum(bs, "==", s[i])]
+            counts += [b == fd.eq(x, i) for b, x in zip(bs, s)]
+    domain = fd.in_(*s, fd.interval(0, top))
+    (answer,) = run(1, s, domain, *counts, fd.label(s, select="ff"), max_nodes=30)
+    assert all(answer[i] == answer.count(i) for i in range(n))
+
+
 def test_count_bounds_fix_or_clear_the_candidates():
     a, b, c = vars(3)
     dom = fd.in_(a, b, c, fd.interval(0, 2))
