@@ -1546,6 +1546,55 @@ def test_abs_difference_not_equal_equals_brute_force(model):
 
 
 @st.composite
+def shared_abs_models(draw):
+    """Relations between absolute differences, ``abs(x - y + k) op abs(u - v + m)``, drawn from
+    a few differences (so one recurs, either way round: ``abs(y - x - k)``), beside ``!=`` and
+    ``distinct`` that keep some of their variables apart (then a difference is never 0), with
+    a few plain constraints, in any order: one difference is one hidden variable."""
+    n, domains, pins, constraints = draw(plain_models(n_min=2, n_max=4))
+    idx = st.integers(0, n - 1)
+    pool = draw(st.lists(st.tuples(idx, idx, st.integers(-2, 2)), min_size=1, max_size=3))
+    side = st.sampled_from(pool).flatmap(  # abs(y - x - k) is the same, abs(y - x + k) is not
+        lambda d: st.sampled_from([d, (d[1], d[0], -d[2]), (d[1], d[0], d[2])])
+    )
+    items = tagged_items(draw, "absab", side, st.sampled_from(OP_NAMES), side)
+    apart = st.sampled_from(pool).flatmap(  # x != y - k: x - y + k is never 0
+        lambda d: st.tuples(
+            st.just("rel"),
+            st.just(d[0]),
+            st.just("!="),
+            st.just(d[1]),
+            st.sampled_from([-d[2], d[2], d[2] + 1]),
+        )
+    )
+    items += draw(st.lists(apart, max_size=3))
+    group = st.sampled_from(pool).flatmap(  # distinct([x + s, y]): apart when s is k
+        lambda d: st.tuples(
+            st.just("dist"), st.just(d[0]), st.sampled_from([d[2], -d[2], d[2] + 1]), st.just(d[1])
+        )
+    )
+    items += draw(st.lists(group, max_size=2))
+    return n, domains, shuffled(draw, items + constraints + common_items(domains, pins))
+
+
+def build_shared_abs(item, vs):
+    if item[0] == "dist":
+        _, i, s, j = item
+        return fd.distinct([vs[i] + s, vs[j]]), lambda a: a[i] + s != a[j]
+    if item[0] != "absab":
+        return build_plain(item, vs)
+    _, (i, j, k), op, (p, q, m) = item
+    goal = RELATE[op](abs(vs[i] - vs[j] + k), abs(vs[p] - vs[q] + m))
+    return goal, lambda a: OPS[op](abs(a[i] - a[j] + k), abs(a[p] - a[q] + m))
+
+
+@SETTINGS
+@given(shared_abs_models())
+def test_shared_absolute_differences_equal_brute_force(model):
+    agrees_with_brute_force(model, build_shared_abs)
+
+
+@st.composite
 def either_sign_models(draw):
     """``(p == e) | (p == -e)``, each side written one of three ways, either way round, by ``|``
     or ``fd.any_``, posted or reified into a variable, with a few plain constraints."""
