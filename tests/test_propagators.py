@@ -468,6 +468,26 @@ def test_a_magic_series_counted_all_but_a_value_or_by_reified_tests_is_found_in_
     assert all(answer[i] == answer.count(i) for i in range(n))
 
 
+def test_the_sums_counts_imply_and_their_hidden_counts_are_not_shown():
+    """A residual shows the counts as stated: no sum they imply (short ones too, two counts of
+    three variables, or a ``global_cardinality`` of one), and no hidden count of a value left
+    uncounted (joined when the labeling starts: ``w`` makes it not few)."""
+    x, y, z, a, b, w = vars(6)
+    small, counts = fd.in_(x, y, z, fd.interval(0, 1)), fd.in_(a, b, fd.interval(0, 3))
+    (r,) = run(0, (x, y, z, a, b), small, counts, fd.count([x, y, z], 0) == a,
+               fd.count([x, y, z], 1) == b, residual=True)  # fmt: skip
+    assert len(r.constraints) == 2 and all("count(" in repr(c) for c in r.constraints)
+    (r,) = run(0, (x, a, b), fd.in_(a, b, fd.interval(0, 1)),
+               fd.global_cardinality([x], {0: a, 2: b}), residual=True)  # fmt: skip
+    assert [repr(c).split("(")[0] for c in r.constraints] == ["global_cardinality"]
+    rs = run(0, (x, y, z, a, w), fd.in_(x, y, z, fd.interval(0, 4)), fd.in_(a, fd.interval(0, 3)),
+             fd.in_(w, fd.interval(0, 300)), fd.count([x, y, z], 0) == 0,
+             fd.count([x, y, z], 1) == a, fd.count([x, y, z], 2) == 0,
+             fd.count([x, y, z], 3) == 0, fd.label([w]), residual=True)  # fmt: skip
+    assert len(rs) == 301
+    assert all(set(r.domains) == {x, y, z, a} for r in rs)
+
+
 def test_count_bounds_fix_or_clear_the_candidates():
     a, b, c = vars(3)
     dom = fd.in_(a, b, c, fd.interval(0, 2))

@@ -232,6 +232,10 @@ def residual(q: Any, S: State) -> Residual:
                 found.append(rel)  # (not x == x)
     for constraints in store.pending.values():
         found.extend(constraints)
+    hidden = {m.vars[i] for i in m.private if not fixed(D[i])}
+    if hidden:  # a hidden variable only implied constraints hold (a count joined) is not shown
+        shown_vars = set(_term_vars(found))
+        domains = {v: d for v, d in domains.items() if v not in hidden or v in shown_vars}
     # a constraint shown as posted names its variables as posted: those bound since (to a
     # value, a fixed one's included, or to another variable) are said so (posted back alone,
     # they would have no domain)

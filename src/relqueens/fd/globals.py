@@ -842,12 +842,9 @@ class GlobalCardinality(Constraint):
             return False
         if not all(posting.within(c, interval(0, n)) for c in cs):
             return False
-        total: dict[int, int] = {}
-        for c in cs:
-            total[c] = total.get(c, 0) + 1
-        if not posting.post_flat(total, -len(xs), "==", self):
-            return False
         counts = tuple(zip(values, cs))
+        if not count_sums(posting, tuple(xs), counts, self):
+            return False
         D = posting.store.D
         open_counts = tuple((v, c) for v, c in counts if D[c] & (D[c] - 1))
         fixed = [low(D[c], posting.store.model.off[c]) for c in cs]
@@ -862,10 +859,8 @@ class GlobalCardinality(Constraint):
                 posting, xs, [0] * len(xs), self
             )
         return (
-            (not open_counts or posting.attach(CardinalityProp(tuple(xs), open_counts, self)))
-            and posting.attach(CardinalityFlow(tuple(xs), counts, self, implied=bool(open_counts)))
-            and count_sums(posting, tuple(xs), counts, self, total=False)  # the total: above
-        )
+            not open_counts or posting.attach(CardinalityProp(tuple(xs), open_counts, self))
+        ) and posting.attach(CardinalityFlow(tuple(xs), counts, self, implied=bool(open_counts)))
 
 
 class CountSum(Linear):
@@ -881,22 +876,19 @@ def count_sums(
     xs: tuple[int, ...],
     counts: tuple[tuple[int, int], ...],
     source: object,
-    total: bool = True,
 ) -> bool:
     """Post what the ``counts`` (``(value, count)``) of variables ``xs`` imply when the
-    variables take no other value: the counts total the variables (with ``total``), and
-    the values times their counts total the variables' sum.
+    variables take no other value: the counts total the variables, and the values times
+    their counts total the variables' sum.
 
     Neither is news to a complete search, but each prunes where the counts alone
     do not: a magic series (``count(xs, i) == xs[i]``) of 30 by ``ff``, over 20 s
     to 20 ms.
     """
-    rows: list[tuple[dict[int, int], int]] = []
-    if total:
-        counted: dict[int, int] = {}
-        for _, c in counts:
-            counted[c] = counted.get(c, 0) + 1
-        rows.append((counted, -len(xs)))
+    counted: dict[int, int] = {}
+    for _, c in counts:
+        counted[c] = counted.get(c, 0) + 1
+    rows = [(counted, -len(xs))]
     weighted: dict[int, int] = {}
     for v, c in counts:
         weighted[c] = weighted.get(c, 0) + v
@@ -905,7 +897,7 @@ def count_sums(
     rows.append((weighted, 0))
     for items, k in rows:
         terms = tuple((i, a) for i, a in items.items() if a)
-        if len(terms) < 3:  # short: posted as a relation is (narrowed at once)
+        if len(terms) < 2:  # a value or a constant: narrowed, or checked, at once
             if not posting.post_flat(dict(terms), k, "==", source):
                 return False
         elif not posting.attach(CountSum(terms, k, "==", source)):

@@ -720,10 +720,7 @@ class ImpliedCounts(Constraint):
     def post_on(self, posting: Posting) -> bool:
         for xs, counts, uncounted in self.lists:
             hidden = tuple((v, posting.hidden(0, len(xs))) for v in uncounted)
-            if not all(
-                posting.attach(CardinalityProp(xs, (count,), self, implied=True))
-                for count in hidden
-            ):
+            if hidden and not posting.attach(CardinalityProp(xs, hidden, self, implied=True)):
                 return False
             every = tuple(sorted(counts + hidden))
             flow = CardinalityFlow(xs, every, self, implied=True)
@@ -740,8 +737,8 @@ this many counted (each uncounted value gets a hidden count)."""
 def implied_counts(model: Model, D: list[Dom]) -> ImpliedCounts | None:
     """The lists of distinct variables whose values are counted one value at a time, by
     ``fd.count`` or by reified tests summed (``sum(b_x) == c``, ``b_x == (x == v)``), all or
-    all but a few of them, and have no flow yet (``None``: none, or found before on this
-    branch).
+    all but a few of them, and have no flow yet (``None``: none; a list joined before on
+    this branch has its flow).
 
     Counted together, they are a ``global_cardinality``: a magic series over
     ``0..n`` (the value ``n`` never counted), or stated by reified tests,
@@ -752,8 +749,6 @@ def implied_counts(model: Model, D: list[Dom]) -> ImpliedCounts | None:
     cover every value has them from posting already.
     """
     flows = model.posted(CardinalityFlow)
-    if any(type(p.source) is ImpliedCounts for p in flows):
-        return None
     lists: dict[tuple[int, ...], dict[int, int]] = {}
     for p in model.posted(CardinalityProp):
         if not p.implied:
@@ -771,9 +766,18 @@ def implied_counts(model: Model, D: list[Dom]) -> ImpliedCounts | None:
     for xs, counts in lists.items():
         if xs in done or len(counts) < 2 or len(set(xs)) < len(xs):
             continue
-        if any(type(D[i]) is not int or D[i].bit_count() > DENSE for i in (*xs, *counts.values())):
-            continue  # bitsets only, as the flow reads them
-        taken = {v for x in xs for v in Domain(D[x], model.off[x])}
+        most = len(counts) + len(counts) // UNCOUNTED  # values, counted or not, at most
+        if any(type(D[i]) is not int or D[i].bit_count() > most for i in xs):
+            continue  # bitsets only, as the flow reads them, and not too many values
+        if any(type(D[c]) is not int for c in counts.values()):
+            continue
+        taken: set[int] = set()
+        for x in xs:
+            d, o = D[x], model.off[x]
+            while d:
+                bit = d & -d
+                taken.add(o + bit.bit_length() - 1)
+                d ^= bit
         uncounted = tuple(sorted(taken - counts.keys()))
         if len(uncounted) * UNCOUNTED <= len(counts):
             found.append((xs, tuple(sorted(counts.items())), uncounted))
