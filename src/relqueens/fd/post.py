@@ -1082,7 +1082,7 @@ class Posting:
             if z is None or not self.attach(AbsDifference(i, j, k, z, a)):
                 return False
             absolutes.setdefault(key, z)
-            return z if not self.apart(i, j, -k) or self.nonzero({i: 0, j: -k}) else False
+            return z if not self.apart(i, j, -k) or self.never_zero(i, j, k) else False
         exponent = a.args[1] if a.kind == "pow" else None
         xs = [self.as_index(x, a) for x in (a.args[:1] if a.kind == "pow" else a.args)]
         if any(x is False for x in xs):
@@ -1101,16 +1101,22 @@ class Posting:
             p = Function(a.kind, tuple(xs), z, exponent, a)
         return z if self.attach(p) else False
 
-    def nonzero(self, shift: dict[int, int]) -> bool:
-        """Kept apart, the terms ``x_i + shift[i]`` make each absolute difference between two of
-        them posted, ``abs(x_i - x_j + k)`` with ``k = shift[i] - shift[j]``, never 0: its
-        variable loses 0 (``False`` if that empties it)."""
+    def never_zero(self, i: int, j: int, k: int) -> bool:
+        """``x_i - x_j + k`` is never 0 now: ``abs(x_i - x_j + k)``, if posted, loses 0
+        (``False`` if that empties it)."""
+        z = self.absolutes().get((i, j, k) if i < j else (j, i, -k))
         D, off = self.store.D, self.store.model.off
-        for (i, j, k), z in self.absolutes().items():
-            in_group = i in shift and j in shift and shift[i] - shift[j] == k
-            if in_group and not self.set(z, keep_ge(D[z], off[z], 1)):
-                return False
-        return True
+        return z is None or self.set(z, keep_ge(D[z], off[z], 1))
+
+    def nonzero(self, shift: dict[int, int]) -> bool:
+        """Kept apart (a ``distinct`` group), the terms ``x_i + shift[i]`` make each absolute
+        difference posted between two of them, ``abs(x_i - x_j + k)`` with
+        ``k = shift[i] - shift[j]``, never 0 (see :meth:`never_zero`)."""
+        return all(
+            self.never_zero(i, j, k)
+            for i, j, k in list(self.absolutes())
+            if i in shift and j in shift and shift[i] - shift[j] == k
+        )
 
     def apart(self, i: int, j: int, c: int) -> bool:
         """Whether value elimination keeps ``x_i`` from ``x_j + c`` (a ``!=``, a ``distinct``
@@ -1352,7 +1358,7 @@ class Posting:
                 return self.attach(Linear(((x, 1), (y, -1)), -c, "!=", source))
             self.store.record(("ne", x, y, c, source))
             self.queue.update((x, y))
-            return not self.absolutes() or self.nonzero({x: 0, y: c})  # x != y + c
+            return not self.absolutes() or self.never_zero(x, y, -c)  # x - y - c != 0
         return self.attach((EqOffset if op == "==" else LeOffset)(x, y, c, source))
 
     def attach(self, p: Propagator) -> bool:
