@@ -17,7 +17,7 @@ from .propagators import Linear, Propagator, aligned, high, keep_ge, keep_le, lo
 from .terms import Lin
 
 
-def _values(d: int, o: int) -> Iterator[int]:
+def bit_values(d: int, o: int) -> Iterator[int]:
     """The values of bitset ``d`` at offset ``o``, ascending."""
     while d:
         bit = d & -d
@@ -347,7 +347,7 @@ class ElementProp(Propagator):
         di: int = D[i]
         if dv & (dv - 1) or changed == v or (changed == i and i in self.at):
             keep_i = union = 0
-            for k in _values(di, oi):
+            for k in bit_values(di, oi):
                 common = dv & _rebase(D[xs[k]], off[xs[k]], ov)
                 if common:
                     keep_i |= 1 << (k - oi)
@@ -413,7 +413,7 @@ class ElementValueProp(Propagator):
     def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         i, xs, value = self.i, self.xs, self.value
         oi, keep = off[i], 0
-        for k in _values(D[i], oi):
+        for k in bit_values(D[i], oi):
             if _has(D[xs[k]], off[xs[k]], value):
                 keep |= 1 << (k - oi)
         return narrow(D, queue, i, keep) and self.propagate(D, off, queue, i)
@@ -684,14 +684,14 @@ class TableProp(Propagator):
         live = -1
         for x, col in zip(xs, masks):
             rows, o = 0, off[x]
-            for value in _values(D[x], o):
+            for value in bit_values(D[x], o):
                 rows |= col.get(value, 0)
             live &= rows
             if not live:
                 return False
         for x, col in zip(xs, masks):
             keep, o = 0, off[x]
-            for value in _values(D[x], o):
+            for value in bit_values(D[x], o):
                 if col.get(value, 0) & live:
                     keep |= 1 << (value - o)
             if not narrow(D, queue, x, keep):

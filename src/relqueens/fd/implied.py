@@ -73,6 +73,7 @@ from .globals import (
     CardinalityFlow,
     CardinalityProp,
     ElementValueProp,
+    bit_values,
     count_sums,
 )
 from .implications import ValueImplication
@@ -767,17 +768,11 @@ def implied_counts(model: Model, D: list[Dom]) -> ImpliedCounts | None:
         if xs in done or len(counts) < 2 or len(set(xs)) < len(xs):
             continue
         most = len(counts) + len(counts) // UNCOUNTED  # values, counted or not, at most
-        if any(type(D[i]) is not int or D[i].bit_count() > most for i in xs):
+        if any(type(D[i]) is not int or D[i].bit_count() > most for i in xs) or any(
+            type(D[c]) is not int for c in counts.values()
+        ):
             continue  # bitsets only, as the flow reads them, and not too many values
-        if any(type(D[c]) is not int for c in counts.values()):
-            continue
-        taken: set[int] = set()
-        for x in xs:
-            d, o = D[x], model.off[x]
-            while d:
-                bit = d & -d
-                taken.add(o + bit.bit_length() - 1)
-                d ^= bit
+        taken = {v for x in xs for v in bit_values(D[x], model.off[x])}
         uncounted = tuple(sorted(taken - counts.keys()))
         if len(uncounted) * UNCOUNTED <= len(counts):
             found.append((xs, tuple(sorted(counts.items())), uncounted))

@@ -1198,7 +1198,7 @@ class Posting:
         and the sums the counts imply (:func:`~relqueens.fd.globals.count_sums`) are posted
         too, implied.
         """
-        from .globals import CardinalityFlow, CardinalityProp, count_sums
+        from .globals import CardinalityFlow, CardinalityProp, bit_values, count_sums
 
         ((value, _),) = prop.counts
         if len(set(prop.xs)) < len(prop.xs):
@@ -1213,13 +1213,7 @@ class Posting:
         D, off = self.store.D, self.store.model.off
         if any(D[x].bit_count() > len(counts) for x in prop.xs):  # counted: bitsets only
             return True  # more values than counts (and no walk over a domain of 2 million)
-        taken = set()
-        for x in prop.xs:
-            d: int = D[x]
-            while d:
-                bit = d & -d
-                taken.add(off[x] + bit.bit_length() - 1)
-                d ^= bit
+        taken = {v for x in prop.xs for v in bit_values(D[x], off[x])}
         if value not in taken or not taken <= counts.keys():
             return True  # not yet every value (or this one adds none): counts apart
         flow = CardinalityFlow(prop.xs, tuple(sorted(counts.items())), prop.source, implied=True)
