@@ -1,13 +1,15 @@
-"""Sums of distinct differences (DifferenceSums): sound bounds, checked by brute force."""
+"""Differences: sums of distinct ones (DifferenceSums) and relations between them posted as
+variables, checked by brute force."""
 
 import itertools
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from relqueens import fd, run_all, vars
+from relqueens import fd, run_all, var, vars
 from relqueens.fd.differences import DifferenceSums
 from relqueens.fd.post import post_into
+from relqueens.fd.propagators import DifferenceOf
 from relqueens.fd.store import fd_state, store_of
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -95,3 +97,88 @@ def test_a_ruler_gets_its_chains_and_their_sums():
     assert len(sums) == 1
     whole = store.domain(ds[0, 3])
     assert min(whole) == 1 + 2 + 3  # three different gaps at least
+
+
+@st.composite
+def unequal_difference_models(draw):
+    """Relations ``x_a - x_b != x_c - x_d + k`` (a term may recur, ``2 * x - y - z``, or cancel),
+    now and then every one of a ruler's, beside differences of their terms stated as new
+    variables (``d == x_a - x_b``, either way round) they may share and plain ``!=``, the domains
+    anywhere among them."""
+    n = draw(st.integers(3, 5))
+    domains = [draw(st.sets(st.integers(-2, 4), min_size=1, max_size=5)) for _ in range(n)]
+    idx = st.integers(0, n - 1)
+    shift = st.integers(-2, 2)
+    items = draw(
+        st.lists(st.tuples(st.just("ne"), idx, idx, idx, idx, shift), min_size=1, max_size=5)
+        | st.just(
+            [
+                ("ne", j, i, l, k, 0)
+                for (i, j), (k, l) in itertools.combinations(itertools.combinations(range(n), 2), 2)
+            ]
+        )
+    )
+    terms = sorted({t for item in items for t in item[1:5]})  # a difference of theirs, defined
+    pairs = st.permutations(terms).map(lambda ts: tuple(ts[:2])).filter(lambda p: len(p) == 2)
+    items += draw(st.lists(st.tuples(st.just("def"), pairs), max_size=3))
+    items += draw(st.lists(st.tuples(st.just("apart"), idx, idx), max_size=2))
+    items += [("in", i) for i in range(n)]
+    select = draw(st.sampled_from(["leftmost", "ff"]))
+    return domains, draw(st.permutations(items)), select
+
+
+@EXAMPLES
+@given(unequal_difference_models())
+def test_unequal_differences_as_brute_force_in_any_goal_order(case):
+    domains, items, select = case
+    xs = vars(len(domains))
+    goals, tests = [], []
+    for item in items:
+        if item[0] == "in":
+            goals.append(fd.in_(xs[item[1]], fd.domain(*sorted(domains[item[1]]))))
+        elif item[0] == "ne":
+            _, a, b, c, d, k = item
+            goals.append(xs[a] - xs[b] != xs[c] - xs[d] + k)
+            tests.append(lambda v, a=a, b=b, c=c, d=d, k=k: v[a] - v[b] != v[c] - v[d] + k)
+        elif item[0] == "def":  # a new variable, any value: a difference other relations share
+            _, (b, c) = item
+            goals.append(fd.eq(var(), xs[b] - xs[c]))
+        else:
+            _, a, b = item
+            goals.append(fd.ne(xs[a], xs[b]))
+            tests.append(lambda v, a=a, b=b: v[a] != v[b])
+    got = run_all(xs, *goals, fd.label(xs, select=select))
+    expected = [
+        list(point)
+        for point in itertools.product(*(sorted(d) for d in domains))
+        if all(t(point) for t in tests)
+    ]
+    assert sorted(got) == sorted(expected)
+
+
+def test_a_ruler_stated_pair_by_pair_has_one_variable_per_distance():
+    marks = vars(5)
+    pairs = list(itertools.combinations(range(5), 2))
+    S = fd_state()
+    goals = [fd.in_(*marks, fd.interval(0, 20))]
+    goals += [
+        marks[j] - marks[i] != marks[l] - marks[k]
+        for (i, j), (k, l) in itertools.combinations(pairs, 2)
+    ]
+    assert post_into(S, goals)
+    model = store_of(S).model
+    distances = {(p.u, p.v): p.w for p in model.posted(DifferenceOf)}
+    assert sorted(distances) == sorted((j, i) for i, j in pairs)  # x_j - x_i, each once
+    assert not any(
+        e[0] == "prop" and getattr(e[1], "op", "") == "!=" for e in model.props
+    )  # no four-term sum
+    ne = {(x, y) for e in model.props if e[0] == "ne" for x, y in [e[1:3]]}
+    assert len(ne & {(a, b) for a in distances.values() for b in distances.values()}) == 25
+
+
+def test_a_residual_shows_a_relation_between_differences_as_posted():
+    a, b, c, d = vars(4)
+    rel = a - b != c - d + 1
+    (r,) = run_all([a, b, c, d], fd.in_(a, b, c, d, fd.interval(0, 3)), rel, residual=True)
+    assert r.constraints == (rel,)  # not the hidden differences
+    assert set(r.domains) == {a, b, c, d}

@@ -35,7 +35,17 @@ from .errors import DomainError
 from .evaluate import evaluate  # noqa: F401  # teaches reify FD expressions
 from .labeling import Solutions, SolvedState, check_finite, creeping, search, with_equalities
 from .post import Constraint, Distinct, repeats
-from .propagators import EqOffset, LeOffset, LexLe, Linear, Propagator, Times, fixed, low
+from .propagators import (
+    DifferenceOf,
+    EqOffset,
+    LeOffset,
+    LexLe,
+    Linear,
+    Propagator,
+    Times,
+    fixed,
+    low,
+)
 from .store import FDStore, store_of
 from .terms import Aux, Lin, Relation, aux, lin
 from .trace import SearchTrace
@@ -214,12 +224,17 @@ def residual(q: Any, S: State) -> Residual:
         if not fixed(D[i]) and i not in fronts:
             domains.setdefault(term_of(i), shown(D[i], m.off[i]))
     found: list[object] = []
+    differences = {p.w for p in m.posted(DifferenceOf)}  # hidden: shown by the relations posted
     for entry in m.props:
         kind = entry[0]
         if kind == "ne":
-            _, x, y, c, _src = entry
+            _, x, y, c, src = entry
             shifted = Domain(D[y], m.off[y] + c) & Domain(D[x], m.off[x])
-            if is_open((x, y)) and shifted:
+            if not is_open((x, y)) or not shifted:
+                continue
+            if src is not None and (x in differences or y in differences):
+                found.append(src)  # x - y != z - w, as posted
+            else:
                 found.append(Relation("!=", term_of(x), lin(term_of(y)) + c))
         elif kind == "distinct":
             members = entry[1]

@@ -37,6 +37,7 @@ from .propagators import (
     BoolCount,
     BoolLinear,
     BoolSum,
+    DifferenceOf,
     DistinctSum,
     EqOffset,
     LeOffset,
@@ -334,6 +335,8 @@ Post.post_batch = staticmethod(post_goal)
 
 INF = float("inf")
 CONGRUENT = 4096
+DIFFERENCE = 4096
+"""Differences stand as variables (:meth:`Posting.unequal_differences`) over bitsets this wide at most."""
 """The most values a domain may have for posting an equality to sift them by congruence."""
 _NORMAL = {  # op -> (negate, add to k, normal op): sum + k  op  0
     "==": (False, 0, "=="),
@@ -369,6 +372,7 @@ class Posting:
         self.bindings: list[tuple[Var, int]] = []
         self._own_pending = False
         self._absolutes: dict[tuple[int, int, int], int] | None = None
+        self._differences: dict[tuple[int, int], tuple[int, int]] | None = None
 
     # -- pending constraints ------------------------------------------------
     def wait(self, v: Var, constraint: Postable) -> bool:
@@ -1276,7 +1280,79 @@ class Posting:
             return self.binary(x, y, -k, op, source)  # x op y + (-k)
         if op == "==" and not self.congruent(pairs, k):
             return False
+        if op == "!=" and (apart := self.unequal_differences(pairs, k, source)) is not None:
+            return apart
         return self.attach(self.sum_of(tuple(pairs), k, op, source))
+
+    def unequal_differences(
+        self, terms: list[tuple[int, int]], k: int, source: object
+    ) -> bool | None:
+        """Post ``x_p + x_q - x_r - x_s + k != 0`` (``p`` may be ``q``, ``r`` may be ``s``) as a
+        ``!=`` between two variables standing for differences, ``(x_p - x_r) != (x_s - x_q) - k``
+        or ``(x_p - x_s) != (x_r - x_q) - k``, whichever has its two differences of one sign,
+        the one with more of them posted before (``None``: not of this shape, no such pairing, or
+        domains not small bitsets).
+
+        A difference stated in several relations is one variable (see
+        :meth:`difference_of`): a Golomb ruler stated pair by pair,
+        ``x[j] - x[i] != x[l] - x[k]``, has its distances pairwise ``!=``,
+        propagated by value elimination, where the four-term relations waited
+        for three marks (m = 8: 4.5 s to 0.75 s, the same 2,219 nodes for m = 7).
+        """
+        D = self.store.D
+        if sum(abs(a) for _, a in terms) != 4 or any(
+            type(D[i]) is not int or D[i].bit_length() > DIFFERENCE for i, _ in terms
+        ):
+            return None
+        pos = [i for i, a in terms if a > 0 for _ in range(a)]
+        neg = [i for i, a in terms if a < 0 for _ in range(-a)]
+        if len(pos) != 2:
+            return None
+        (p, q), (r, s) = pos, neg
+        found = self.differences_posted()
+        usable = []
+        for pairing in sorted({((p, r), (s, q)), ((p, s), (r, q))}):
+            keys = [_keyed(d) for d in pairing]
+            signs = {found[key][1] * e if key in found else e for key, e in keys}
+            if len(signs) == 1:
+                usable.append((-sum(key in found for key, _ in keys), pairing, signs.pop()))
+        if not usable:
+            return None
+        _, (one, other), sign = min(usable)
+        z1, z2 = self.difference_of(*one, source), self.difference_of(*other, source)
+        return z1 is not False and z2 is not False and self.binary(z1, z2, -sign * k, "!=", source)
+
+    def difference_of(self, u: int, v: int, source: object) -> int | Literal[False]:
+        """The variable ``z`` with ``z == x_u - x_v`` or ``z == x_v - x_u`` posted (``u > v``
+        first: see :meth:`differences_posted`), or a new hidden one (``False``: its posting
+        failed)."""
+        key, _ = _keyed((u, v))
+        found = self.differences_posted()
+        if key in found:
+            return found[key][0]
+        hi, lo = key
+        D, off = self.store.D, self.store.model.off
+        z = self.hidden(
+            low(D[hi], off[hi]) - high(D[lo], off[lo]), high(D[hi], off[hi]) - low(D[lo], off[lo])
+        )
+        found[key] = (z, 1)
+        return (
+            z if self.attach(DifferenceOf(((hi, 1), (lo, -1), (z, -1)), 0, "==", source)) else False
+        )
+
+    def differences_posted(self) -> dict[tuple[int, int], tuple[int, int]]:
+        """By ``(u, v)``, ``u > v``: a variable ``z`` and a sign ``e`` with ``e * z == x_u - x_v``
+        posted (a :class:`~relqueens.fd.propagators.UnitDifference` with no constant, or a
+        hidden :class:`~relqueens.fd.propagators.DifferenceOf`)."""
+        if self._differences is None:
+            self._differences = {}
+            model = self.store.current()
+            for d in model.posted(UnitDifference) + model.posted(DifferenceOf):
+                if not d.c:  # u == v + w: v is u - w, w is u - v
+                    for z, y in ((d.v, d.w), (d.w, d.v)):
+                        key, e = _keyed((d.u, y))
+                        self._differences.setdefault(key, (z, e))
+        return self._differences
 
     def congruent(self, terms: list[tuple[int, int]], k: int) -> bool:
         """Narrow each term of ``sum(a * x_i) + k == 0`` to the values that keep ``a * x + k``
@@ -1561,6 +1637,12 @@ class Posting:
         return self.attach(
             LexLeProp(xs, images, self.fronts(len(xs), len(images)), source=c, qs=qs)
         )
+
+
+def _keyed(d: tuple[int, int]) -> tuple[tuple[int, int], int]:
+    """Difference ``x_u - x_v`` as a key ``(u, v)`` with ``u > v`` and the sign that reads it so."""
+    u, v = d
+    return (d, 1) if u > v else ((v, u), -1)
 
 
 def _uncancelled(

@@ -1277,6 +1277,15 @@ class UnitDifference(Linear):
         return True
 
 
+class DifferenceOf(UnitDifference):
+    """``z == x_u - x_v`` for a hidden ``z`` (its ``w``) standing for a difference in relations
+    between differences (see :meth:`~relqueens.fd.post.Posting.unequal_differences`): implied,
+    the relations show in residuals as posted."""
+
+    __slots__ = ()
+    implied = True
+
+
 def _clip(d: int, o: int, lo: int, hi: int) -> int:
     """Bitset ``d`` (offset ``o``) without its values outside ``lo..hi`` (0: none left)."""
     top = hi - o + 1
