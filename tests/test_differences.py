@@ -6,7 +6,7 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from relqueens import fd, run_all, var, vars
+from relqueens import fd, run_all, vars
 from relqueens.fd.differences import DifferenceSums
 from relqueens.fd.post import post_into
 from relqueens.fd.propagators import DifferenceOf
@@ -102,9 +102,9 @@ def test_a_ruler_gets_its_chains_and_their_sums():
 @st.composite
 def unequal_difference_models(draw):
     """Relations ``x_a - x_b != x_c - x_d + k`` (a term may recur, ``2 * x - y - z``, or cancel),
-    now and then every one of a ruler's, beside differences of their terms stated as new
-    variables (``d == x_a - x_b``, either way round) they may share and plain ``!=``, the domains
-    anywhere among them."""
+    now and then every one of a ruler's, beside differences of their terms stated as variables
+    (``d == x_a - x_b``, either way round; one ``d`` may define two, which are then equal) they
+    may share and plain ``!=``, the domains anywhere among them."""
     n = draw(st.integers(3, 5))
     domains = [draw(st.sets(st.integers(-2, 4), min_size=1, max_size=5)) for _ in range(n)]
     idx = st.integers(0, n - 1)
@@ -118,20 +118,29 @@ def unequal_difference_models(draw):
             ]
         )
     )
-    terms = sorted({t for item in items for t in item[1:5]})  # a difference of theirs, defined
-    pairs = st.permutations(terms).map(lambda ts: tuple(ts[:2])).filter(lambda p: len(p) == 2)
-    items += draw(st.lists(st.tuples(st.just("def"), pairs), max_size=3))
+    sides = sorted(  # a difference of theirs, either way round, defined
+        {d for _, a, b, c, e, _ in items for d in ((a, b), (b, a), (c, e), (e, c)) if d[0] != d[1]}
+    )
+    terms = sorted({t for item in items for t in item[1:5]})  # ... or of two of their terms
+    pairs = st.sampled_from(sides) if sides else st.nothing()
+    pairs |= st.permutations(terms).map(lambda ts: tuple(ts[:2])).filter(lambda p: len(p) == 2)
+    items += draw(st.lists(st.tuples(st.just("def"), st.integers(0, 1), pairs), max_size=3))
+    _, a, b, c, e, _ = items[0]
+    if a != b and c != e and draw(st.booleans()):  # one d for both sides: x_a - x_b == x_c - x_e
+        items += [("def", 0, (a, b)), ("def", 0, (c, e))]
     items += draw(st.lists(st.tuples(st.just("apart"), idx, idx), max_size=2))
-    items += [("in", i) for i in range(n)]
     select = draw(st.sampled_from(["leftmost", "ff"]))
-    return domains, draw(st.permutations(items)), select
+    ins = [("in", i) for i in range(n)]
+    if draw(st.booleans()):  # the domains first, the rest in any order
+        return domains, ins + draw(st.permutations(items)), select
+    return domains, draw(st.permutations(items + ins)), select
 
 
 @EXAMPLES
 @given(unequal_difference_models())
 def test_unequal_differences_as_brute_force_in_any_goal_order(case):
     domains, items, select = case
-    xs = vars(len(domains))
+    xs, ds = vars(len(domains)), vars(2)
     goals, tests = [], []
     for item in items:
         if item[0] == "in":
@@ -140,9 +149,11 @@ def test_unequal_differences_as_brute_force_in_any_goal_order(case):
             _, a, b, c, d, k = item
             goals.append(xs[a] - xs[b] != xs[c] - xs[d] + k)
             tests.append(lambda v, a=a, b=b, c=c, d=d, k=k: v[a] - v[b] != v[c] - v[d] + k)
-        elif item[0] == "def":  # a new variable, any value: a difference other relations share
-            _, (b, c) = item
-            goals.append(fd.eq(var(), xs[b] - xs[c]))
+        elif item[0] == "def":  # d == x_b - x_c: a difference other relations share (d any value)
+            _, d, (b, c) = item
+            goals.append(fd.eq(ds[d], xs[b] - xs[c]))
+            first = next(i for i in items if i[0] == "def" and i[1] == d)[2]  # d's first one
+            tests.append(lambda v, f=first, b=b, c=c: v[f[0]] - v[f[1]] == v[b] - v[c])
         else:
             _, a, b = item
             goals.append(fd.ne(xs[a], xs[b]))
@@ -182,3 +193,17 @@ def test_a_residual_shows_a_relation_between_differences_as_posted():
     (r,) = run_all([a, b, c, d], fd.in_(a, b, c, d, fd.interval(0, 3)), rel, residual=True)
     assert r.constraints == (rel,)  # not the hidden differences
     assert set(r.domains) == {a, b, c, d}
+
+
+def test_a_residual_keeps_a_relation_between_differences_once_one_side_is_fixed():
+    """``a - b != c - d`` with ``a``, ``b`` fixed took a value from the hidden ``c - d``; the
+    residual still shows the relation (posted again, it has the answers the labeling has)."""
+    a, b, c, d = vars(4)
+    rel = a - b != c - d
+    goals = [fd.in_(a, b, c, d, fd.interval(0, 3)), rel, fd.eq(a, 2), fd.eq(b, 1)]
+    (r,) = run_all([a, b, c, d], *goals, residual=True)
+    assert rel in r.constraints
+    reposted = [fd.in_(v, dom) for v, dom in r.domains.items()] + list(r.constraints)
+    labeled = run_all([c, d], *goals, fd.label([c, d]))
+    assert sorted(run_all([c, d], *reposted, fd.label([c, d]))) == sorted(labeled)
+    assert len(labeled) == 13  # c - d != 1 over 0..3

@@ -224,17 +224,20 @@ def residual(q: Any, S: State) -> Residual:
         if not fixed(D[i]) and i not in fronts:
             domains.setdefault(term_of(i), shown(D[i], m.off[i]))
     found: list[object] = []
-    differences = {p.w for p in m.posted(DifferenceOf)}  # hidden: shown by the relations posted
+    # a hidden difference's terms: a != between differences shows as posted while they are open
+    terms_of = {p.w: (p.u, p.v) for p in m.posted(DifferenceOf)}
     for entry in m.props:
         kind = entry[0]
         if kind == "ne":
             _, x, y, c, src = entry
-            shifted = Domain(D[y], m.off[y] + c) & Domain(D[x], m.off[x])
-            if not is_open((x, y)) or not shifted:
+            if src is not None and (x in terms_of or y in terms_of):
+                # x - y != z - w, as posted, while a term is open: a value the != took from a
+                # hidden difference (the other fixed) shows nowhere else
+                if is_open(i for z in (x, y) for i in terms_of.get(z, (z,))):
+                    found.append(src)
                 continue
-            if src is not None and (x in differences or y in differences):
-                found.append(src)  # x - y != z - w, as posted
-            else:
+            shifted = Domain(D[y], m.off[y] + c) & Domain(D[x], m.off[x])
+            if is_open((x, y)) and shifted:
                 found.append(Relation("!=", term_of(x), lin(term_of(y)) + c))
         elif kind == "distinct":
             members = entry[1]

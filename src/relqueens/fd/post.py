@@ -335,9 +335,9 @@ Post.post_batch = staticmethod(post_goal)
 
 INF = float("inf")
 CONGRUENT = 4096
+"""The most values a domain may have for posting an equality to sift them by congruence."""
 DIFFERENCE = 4096
 """Differences stand as variables (:meth:`Posting.unequal_differences`) over bitsets this wide at most."""
-"""The most values a domain may have for posting an equality to sift them by congruence."""
 _NORMAL = {  # op -> (negate, add to k, normal op): sum + k  op  0
     "==": (False, 0, "=="),
     "!=": (False, 0, "!="),
@@ -1320,7 +1320,11 @@ class Posting:
             return None
         _, (one, other), sign = min(usable)
         z1, z2 = self.difference_of(*one, source), self.difference_of(*other, source)
-        return z1 is not False and z2 is not False and self.binary(z1, z2, -sign * k, "!=", source)
+        if z1 is False or z2 is False:
+            return False
+        if z1 == z2:  # one variable defines both (d == x - y, d == a - b): equal differences
+            return k != 0
+        return self.binary(z1, z2, -sign * k, "!=", source)
 
     def difference_of(self, u: int, v: int, source: object) -> int | Literal[False]:
         """The variable ``z`` with ``z == x_u - x_v`` or ``z == x_v - x_u`` posted (``u > v``
