@@ -288,15 +288,26 @@ def test_rows_whose_right_hand_sides_cancel_are_eliminated_alike():
     assert sorted(run(0, tuple(x), *goals, fd.label(x))) == expected
 
 
+@pytest.mark.parametrize("offsets", [False, True])
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 9, 10])
-def test_langfords_pairs_exist_only_where_the_equalities_have_an_integer_point(n):
+def test_langfords_pairs_exist_only_where_the_equalities_have_an_integer_point(n, offsets):
     """Each number ``k`` at positions ``p`` and ``p + k + 1`` of ``0..2n-1``, all different: the
     permutation's sum gives ``2 sum(p) == n (2n - 1) - sum(k + 1)``, odd for ``n`` 1 or 2 modulo
     4, where no pairing exists (refuted before the search, within 10 nodes); else the first
-    pairing is found."""
-    first, second = vars(n), vars(n)
-    goals = [fd.in_(*first, *second, fd.interval(0, 2 * n - 1)), fd.all_distinct([*first, *second])]
-    goals += [s == p + k + 1 for k, (p, s) in enumerate(zip(first, second), start=1)]
+    pairing is found. The seconds are variables (``s == p + k + 1``) or offset terms in the
+    group itself, which then holds each first twice."""
+    first = vars(n)
+    if offsets:
+        second = [p + k + 1 for k, p in enumerate(first, start=1)]
+        goals = [fd.in_(*first, fd.interval(0, 2 * n - 1)), *(s <= 2 * n - 1 for s in second)]
+        goals.append(fd.all_distinct([*first, *second]))
+    else:
+        second = vars(n)
+        goals = [
+            fd.in_(*first, *second, fd.interval(0, 2 * n - 1)),
+            fd.all_distinct([*first, *second]),
+        ]
+        goals += [s == p + k + 1 for k, (p, s) in enumerate(zip(first, second), start=1)]
     found = run(
         1, tuple(first), *goals, fd.label(list(first)), max_nodes=None if n % 4 in (0, 3) else 10
     )
@@ -323,6 +334,70 @@ def pairings(draw):
     ]
     labeled = draw(st.lists(st.integers(0, 2 * m - 1), min_size=1, unique=True))
     return m, gaps, domains, labeled, draw(st.sampled_from(["distinct", "all_distinct"]))
+
+
+@st.composite
+def offset_pairings(draw):
+    """Langford's shape stated as offsets: ``m`` variables ``x`` over ``0..2m-1`` (each without
+    up to two values; now and then a value missing from all), and one group of ``x`` and ``x +
+    c``, which holds each variable twice (now and then one of them once)."""
+    m = draw(st.integers(2, 4))
+    gaps = [draw(st.integers(1, 3)) for _ in range(m)]
+    values = set(range(2 * m))
+    if draw(st.integers(0, 4)) == 0:
+        values.discard(draw(st.sampled_from(sorted(values))))
+    domains = [
+        values - set(draw(st.lists(st.sampled_from(sorted(values)), max_size=2))) for _ in range(m)
+    ]
+    once = draw(st.sets(st.integers(0, m - 1), max_size=1))  # a variable without its second
+    return gaps, domains, once, draw(st.sampled_from(["distinct", "all_distinct"]))
+
+
+@EXAMPLES
+@given(offset_pairings(), st.data())
+def test_offset_pairings_answer_as_brute_force_with_their_permutations_sum(model, data):
+    """A group holding each variable twice (``x``, ``x + c``) and no equality: its sum, when it is
+    a permutation, is combined as equalities' are (``2 sum(x)`` fixed: an odd one refutes), in any
+    goal order, labeled by ``leftmost`` or ``ff``: every answer once."""
+    gaps, domains, once, kind = model
+    xs = vars(len(gaps))
+    terms = [*xs, *(x + c for j, (x, c) in enumerate(zip(xs, gaps)) if j not in once)]
+    built = [
+        (fd.in_(x, fd.domain(*sorted(d))), lambda a, i=i, d=d: a[i] in d)
+        for i, (x, d) in enumerate(zip(xs, domains))
+    ]
+    built.append(
+        (
+            getattr(fd, kind)(terms),
+            lambda a: (
+                len(
+                    vals := [*a, *(v + c for j, (v, c) in enumerate(zip(a, gaps)) if j not in once)]
+                )
+                == len(set(vals))
+            ),
+        )
+    )
+    goals = [g for g, _ in shuffled(data.draw, built)]
+    select = data.draw(st.sampled_from(["leftmost", "ff"]))
+    got = run(0, tuple(xs), *goals, fd.label(xs, select=select))
+    expected = [
+        a
+        for a in itertools.product(*(sorted(d) for d in domains))
+        if all(check(a) for _, check in built)
+    ]
+    assert_same_answers(got, expected)
+
+
+def test_langfords_first_pairing_stated_as_offsets_by_leftmost_is_found_soon():
+    """L(2, 16) with the seconds as offsets of the firsts in one ``distinct``, labeled leftmost:
+    the group's sum fixes ``2 sum(firsts)`` as the equalities' do (57,486 nodes without it)."""
+    n = 16
+    first = vars(n)
+    goals = [fd.in_(first[k], fd.interval(0, 2 * n - k - 3)) for k in range(n)]
+    goals.append(fd.distinct([*first, *(p + k + 2 for k, p in enumerate(first))]))
+    (p,) = run(1, tuple(first), *goals, fd.label(list(first)), max_nodes=100)
+    taken = [q for k, q in enumerate(p) for q in (q, q + k + 2)]
+    assert sorted(taken) == list(range(2 * n))
 
 
 @EXAMPLES

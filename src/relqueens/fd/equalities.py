@@ -22,8 +22,12 @@ positions ``p`` and ``p + k + 1`` of a permutation of ``0..2n-1``, give
 ``2 sum(p) == n (2n - 1) - sum(k + 1)``. It is odd when ``n`` is 1 or 2
 modulo 4 (no pairing exists: refuted at once), and otherwise a sum over the
 first positions that makes a search by ``leftmost`` find L(2, 16) in 0.002 s
-instead of 0.8 s. Models of more than :data:`ROWS` equalities are left alone
-(their elimination would cost more than it saves).
+instead of 0.8 s. Stated as offsets, ``distinct(p + [p[k] + k + 2 ...])``,
+the positions are one permutation that holds each variable twice: its sum
+alone says as much (0.64 s to 1.7 ms; L(2, 24) over 30 s to 9 ms), where
+the sum of a permutation that holds each variable once, with no equality
+posted, is left to the group. Models of more than :data:`ROWS` equalities
+are left alone (their elimination would cost more than it saves).
 """
 
 from __future__ import annotations
@@ -107,13 +111,13 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
                 plain.append(row)
         elif type(p) is EqOffset:  # x == y + c
             rows.append(row_of(((p.x, 1), (p.y, -1)), p.c, D, off))
-    if not rows:
-        return None
+    if not rows and not any(len({i for i, _ in g}) < len(g) for g in model.groups):
+        return None  # no equality, and no group holds a variable twice (x and x + k)
     rows, implied = ([r for r in found if len(r) > 1 or r[RHS]] for found in (rows, implied))
     posted = len(rows)  # the rows before are posted; the permutations' sums are not
     rows += _permutation_sums(model, D)
-    if len(rows) < 2 or len(rows) > ROWS:
-        return None
+    if not rows or len(rows) > ROWS or (len(rows) < 2 and posted):
+        return None  # (one permutation's sum alone: where it holds a variable twice)
     pivoted = reduced(rows)
     solved = None if pivoted is None else [row for _, row in pivoted]
     if solved is None or any(
