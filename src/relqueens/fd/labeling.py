@@ -72,6 +72,7 @@ from .trace import BRANCH, FAILED, SOLUTION, Narrowed, SearchTrace
 if TYPE_CHECKING:
     from _typeshed import SupportsDunderLT
 
+    from .post import Postable
     from .store import Model
 
 _T = TypeVar("_T")
@@ -698,13 +699,7 @@ def with_counts(S: State) -> State | None:
     """``S`` with the counts :func:`~relqueens.fd.implied.implied_counts` finds posted together
     (``S`` itself if none), or ``None`` if they fail: done when a labeling starts."""
     store = store_of(S)
-    counts = None if store is None else implied_counts(store.current(), store.D)
-    if counts is None:
-        return S
-    from .post import post_into
-
-    S = S.copy()
-    return S if post_into(S, [counts]) else None
+    return _with(S, None if store is None else implied_counts(store.current(), store.D))
 
 
 def with_equalities(S: State, store: FDStore) -> State | None:
@@ -712,12 +707,17 @@ def with_equalities(S: State, store: FDStore) -> State | None:
     :func:`~relqueens.fd.equalities.fixed_by_equalities`; ``S`` itself if nothing), or ``None``
     if they have no integer point together: done when a labeling starts."""
     fixes = analysed(store, ("equalities",), lambda: fixed_by_equalities(store.current(), store.D))
-    if not fixes:
+    return _with(S, fixes)
+
+
+def _with(S: State, found: Postable | None) -> State | None:
+    """``S`` with ``found`` posted (``S`` itself if ``None``), or ``None`` if it fails."""
+    if found is None:
         return S
     from .post import post_into
 
     S = S.copy()
-    return S if post_into(S, [fixes]) else None
+    return S if post_into(S, [found]) else None
 
 
 def _few(store: FDStore, values: list[Any]) -> list[int] | None:

@@ -1078,7 +1078,7 @@ class Posting:
             return self.counted(a, target)
         if a.kind == "abs" and (small := self.small_difference(a.args[0])) is not None:
             (i, j, k), bounds = small
-            key = (i, j, k) if i < j else (j, i, -k)  # |x - y + k| is |y - x - k|
+            key = _abs_key(i, j, k)
             absolutes = self.absolutes()
             if target is None and key in absolutes:
                 return absolutes[key]
@@ -1108,7 +1108,7 @@ class Posting:
     def never_zero(self, i: int, j: int, k: int) -> bool:
         """``x_i - x_j + k`` is never 0 now: ``abs(x_i - x_j + k)``, if posted, loses 0
         (``False`` if that empties it)."""
-        z = self.absolutes().get((i, j, k) if i < j else (j, i, -k))
+        z = self.absolutes().get(_abs_key(i, j, k))
         D, off = self.store.D, self.store.model.off
         return z is None or self.set(z, keep_ge(D[z], off[z], 1))
 
@@ -1143,8 +1143,7 @@ class Posting:
         if self._absolutes is None:
             self._absolutes = {}
             for p in self.store.current().posted(AbsDifference):
-                i, j, k = (p.x, p.y, p.k) if p.x < p.y else (p.y, p.x, -p.k)
-                self._absolutes.setdefault((i, j, k), p.z)
+                self._absolutes.setdefault(_abs_key(p.x, p.y, p.k), p.z)
         return self._absolutes
 
     def result(
@@ -1312,33 +1311,29 @@ class Posting:
         found = self.differences_posted()
         usable = []
         for pairing in sorted({((p, r), (s, q)), ((p, s), (r, q))}):
-            keys = [_keyed(d) for d in pairing]
+            (one, _), (other, _) = keys = [_keyed(d) for d in pairing]
             signs = {found[key][1] * e if key in found else e for key, e in keys}
             if len(signs) == 1:
-                usable.append((-sum(key in found for key, _ in keys), pairing, signs.pop()))
+                usable.append((-sum(key in found for key, _ in keys), one, other, signs.pop()))
         if not usable:
             return None
-        _, (one, other), sign = min(usable)
-        z1, z2 = self.difference_of(*one, source), self.difference_of(*other, source)
+        _, one, other, sign = min(usable)
+        z1, z2 = self.difference_of(one, source), self.difference_of(other, source)
         if z1 is False or z2 is False:
             return False
         if z1 == z2:  # one variable defines both (d == x - y, d == a - b): equal differences
             return k != 0
         return self.binary(z1, z2, -sign * k, "!=", source)
 
-    def difference_of(self, u: int, v: int, source: object) -> int | Literal[False]:
-        """The variable ``z`` with ``z == x_u - x_v`` or ``z == x_v - x_u`` posted (``u > v``
-        first: see :meth:`differences_posted`), or a new hidden one (``False``: its posting
-        failed)."""
-        key, _ = _keyed((u, v))
+    def difference_of(self, key: tuple[int, int], source: object) -> int | Literal[False]:
+        """The variable ``z`` posted for the difference ``key`` (``(u, v)``, ``u > v``: ``z ==
+        x_u - x_v`` or ``z == x_v - x_u``, see :meth:`differences_posted`), or a new hidden one
+        with ``z == x_u - x_v`` (``False``: its posting failed)."""
         found = self.differences_posted()
         if key in found:
             return found[key][0]
         hi, lo = key
-        D, off = self.store.D, self.store.model.off
-        z = self.hidden(
-            low(D[hi], off[hi]) - high(D[lo], off[lo]), high(D[hi], off[hi]) - low(D[lo], off[lo])
-        )
+        z = self.hidden(*self.bounds({hi: 1, lo: -1}, 0))
         found[key] = (z, 1)
         return (
             z if self.attach(DifferenceOf(((hi, 1), (lo, -1), (z, -1)), 0, "==", source)) else False
@@ -1641,6 +1636,11 @@ class Posting:
         return self.attach(
             LexLeProp(xs, images, self.fronts(len(xs), len(images)), source=c, qs=qs)
         )
+
+
+def _abs_key(i: int, j: int, k: int) -> tuple[int, int, int]:
+    """``abs(x_i - x_j + k)`` as a key ``(i, j, k)`` with ``i < j`` (it is ``abs(x_j - x_i - k)``)."""
+    return (i, j, k) if i < j else (j, i, -k)
 
 
 def _keyed(d: tuple[int, int]) -> tuple[tuple[int, int], int]:
