@@ -61,6 +61,7 @@ from .relaxation import (
     KnapsackBound,
     LagrangianBound,
     cost_of,
+    counted,
     relaxations,
 )
 from .residues import residues, tables
@@ -151,6 +152,15 @@ def _guided(guide: Callable[[int], int | None], i: int, rest: int, o: int) -> in
     """The bit of the value ``guide`` names for variable ``i`` if ``rest`` still has it, else 0."""
     v = guide(i)
     return 0 if v is None or v < o else rest & (1 << (v - o))
+
+
+def _part(at: int | None, rest: int, o: int, down: bool) -> int:
+    """The values of ``rest`` (offset ``o``) from ``at`` up if ``down``, else those below it;
+    0 unless ``at`` splits ``rest`` in two."""
+    if at is None or at <= o:
+        return 0
+    upper = rest >> (at - o) << (at - o)
+    return (upper if down else rest ^ upper) if 0 < upper < rest else 0
 
 
 def _rebuild(path: Path | None, D0: list[Dom], model: Model) -> list[Dom]:
@@ -322,6 +332,7 @@ def search(
     prune: Callable[[list[Dom]], bool] | None = None,
     guide: Callable[[int], int | None] | None = None,
     pause: Callable[[], bool] | None = None,
+    split: Callable[[int], int | None] | None = None,
 ) -> Iterator[list[Dom] | _T]:
     """Yield every domain list, reachable by labeling ``idxs``, where they are all fixed.
 
@@ -334,7 +345,10 @@ def search(
     ``prune(D)``, called on a node's domains before each branch, may narrow
     them (and propagate) or return ``False`` to cut the node (branch and bound).
     ``guide(i)`` (``enum`` only) may name the value of variable ``i`` to try
-    first at a node (a relaxation's solution), or ``None``. ``select`` may be
+    first at a node (a relaxation's solution), or ``None``; ``split(i)`` (``enum``
+    only) may name a value at which a node splits variable ``i``'s domain in two,
+    the values from it up and those below, each a branch (the first as ``order``
+    says), or ``None`` for a branch per value. ``select`` may be
     a :data:`Selector` itself. When ``pause()``, called before each node,
     says so, ``accept(...)``'s ``False`` is yielded (no solution: a chance for
     the caller to do something else before it asks for more).
@@ -362,9 +376,9 @@ def search(
             "(too many values for middle-out order); use 'up' or 'down'"
         )
     # a node: domains, the chosen variable's position, values left, centre (mid order), trace
-    # id, path, first?
+    # id, path, first?, split in two?
     d = D0[idxs[k]]
-    stack = [[D0[:], k, d, _centre(d) if mid else None, tid, None, True]]
+    stack = [[D0[:], k, d, _centre(d) if mid else None, tid, None, True, False]]
     bit: Dom
     while stack:
         if budget is not None:
@@ -374,7 +388,7 @@ def search(
             if len(model.log) != version:  # while paused, answers given meanwhile posted more
                 model = store.model = type(model).replay(model.log[:version])
         top = stack[-1]
-        D, k, rest, centre, parent, path, first = top
+        D, k, rest, centre, parent, path, first, halved = top
         if D is None:
             D = top[0] = _rebuild(path, D0, model)
         i = idxs[k]
@@ -388,6 +402,10 @@ def search(
             bit, rest = _wide_piece(rest, first, order, branching)
         elif not enum:
             bit = _piece(rest, centre, first, order, branching)
+        elif halved:
+            bit = rest  # the other part
+        elif first and split is not None and (bit := _part(split(i), rest, model.off[i], down)):
+            top[7] = True
         elif first and guide is not None and (g := _guided(guide, i, rest, model.off[i])):
             bit = g
         elif mid:
@@ -423,7 +441,7 @@ def search(
                 depth = 1 if path is None else path[4] + 1
                 path = (path, i, bit, D[:] if depth % stride == 0 else None, depth)
             d = D[idxs[k]]
-            stack.append([D, k, d, _centre(d) if mid else None, tid, path, True])
+            stack.append([D, k, d, _centre(d) if mid else None, tid, path, True, False])
             continue
         found = D if accept is None else accept(D)
         if found is False:
@@ -1037,6 +1055,24 @@ class Label(Goal):
         if relaxed is None:
             return
         const, bounds = relaxed
+        lagrangian = next((r for r in bounds if type(r) is LagrangianBound), None)
+        items = None if lagrangian is None else counted(lagrangian, store.D, model.off)
+        if items is not None:  # a count of the objective's variables, to branch on first
+            count = var(prefix="count")
+            terms = Lin(dict.fromkeys((model.vars[i] for i in items), 1), 0)
+            if not post_into(S, (Relation("==", count, terms),)):
+                return
+            store, s = store_of(S), S.data  # type: ignore[assignment]  # as above
+            model = store.current()
+            relaxed = relaxations(model, j, sense, store.D, model.off)
+            if relaxed is None:
+                return
+            const, bounds = relaxed
+            c = store.index_of(walk(count, s))
+            lagrangian = next((r for r in bounds if type(r) is LagrangianBound), None)
+            if c is not None and lagrangian is not None and c in lagrangian.lp.where:
+                lagrangian.counts(c)
+                idxs = [*idxs, c]
 
         linear = next((r for r in bounds if isinstance(r, LP_BOUNDS)), None)
         """An LP among the bounds: its optimum, rounded, is tried as a solution at every node."""
@@ -1174,6 +1210,9 @@ class Label(Goal):
                     branching=branching,
                     prune=prune,
                     guide=guide if bounds and branching == "enum" else None,
+                    split=None
+                    if lagrangian is None or lagrangian.count is None
+                    else lagrangian.split_at,
                 ):  # a better one: its bound may give groups their pigeonholes
                     if grouped():
                         break  # then the search starts again from the root, with them

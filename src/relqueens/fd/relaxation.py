@@ -351,6 +351,7 @@ class LagrangianBound:
         "choices",
         "const",
         "cost",
+        "count",
         "ends",
         "fill",
         "ids",
@@ -378,18 +379,12 @@ class LagrangianBound:
         """The variables, in the LP's order: the lists below are aligned with it."""
         self.row_weights = [[w.get(i, 0) for i in ids] for w, _ in self.rows]
         self.scaled_cost = [LAGRANGE_SCALE * self.cost.get(i, 0) for i in ids]
-        held = [(w, k in equal) for k, (w, _) in enumerate(self.rows)]  # (weights, an equality?)
-        self.rounding = {
-            i: (
-                all(w.get(i, 0) == 0 or (w[i] > 0 and not eq) for w, eq in held),
-                all(w.get(i, 0) == 0 or (w[i] < 0 and not eq) for w, eq in held),
-            )
-            for i in ids
-        }
+        self.rounding = self._rounding(None)
         """Per variable: may it be rounded down (no row's weight is negative), up (none positive)?"""
-        self.fill = not equal and all(w.keys() <= self.cost.keys() for w, _ in self.rows)
-        """Whether a rounded point may be filled (:meth:`rounded`) and a solution climbed from
-        (:meth:`improved`): ``<=`` rows over the cost's variables alone."""
+        self.fill = self._fillable(None)
+        """The rows within which a rounded point may be filled (:meth:`rounded`) and a solution
+        climbed from (:meth:`improved`), if they are ``<=`` rows over the cost's variables
+        alone; else ``None``."""
         self.ends: tuple[list[int], list[int]] = ([], [])
         """The bounds of the last LP, in the LP's order."""
         self.root = _ends(ids, D, off)
@@ -402,7 +397,36 @@ class LagrangianBound:
         """The multipliers' constant part, scaled."""
         self.least: int | float = 0
         """The priced objective's least over the last prices' domains, scaled."""
+        self.count: int | None = None
+        """A variable that counts the objective's (see :func:`counted`): branched on first."""
         self._price(D, off)
+
+    def _rounding(self, count: int | None) -> dict[int, tuple[bool, bool]]:
+        """Per variable, whether rounding it down, or up, keeps the rows (but those holding
+        ``count``) met: no row's weight on it is negative, or none positive (no equality)."""
+        held = [(w, k in self.lp.equal) for k, (w, _) in enumerate(self.rows) if count not in w]
+        return {
+            i: (
+                all(w.get(i, 0) == 0 or (w[i] > 0 and not eq) for w, eq in held),
+                all(w.get(i, 0) == 0 or (w[i] < 0 and not eq) for w, eq in held),
+            )
+            for i in self.ids
+        }
+
+    def _fillable(self, count: int | None) -> list[int] | None:
+        """The positions of the rows but those holding ``count`` if they are ``<=`` rows over
+        the cost's variables alone, else ``None``."""
+        kept = [k for k, (w, _) in enumerate(self.rows) if count not in w]
+        cost = self.cost
+        if any(k in self.lp.equal or not self.rows[k][0].keys() <= cost.keys() for k in kept):
+            return None
+        return kept
+
+    def counts(self, count: int) -> None:
+        """Branch on variable ``count`` first, split at its LP value (see :func:`counted`), and
+        fill guesses within the other rows (a guess's count is what its point sums to)."""
+        self.count, self.fill = count, self._fillable(count)
+        self.rounding = self._rounding(count)
 
     def _price(self, D: list[Dom], off: list[int]) -> None:
         """Multipliers from the LP over the bounds of ``D``, and the reduced costs they give."""
@@ -463,6 +487,8 @@ class LagrangianBound:
         best, most = -1, -1
         if self.solved:
             where, values, cost = lp.where, lp.values, self.cost
+            if self.count is not None and self.split_at(self.count) is not None:
+                return idxs.index(self.count)  # the count first (it is open: fractional)
             for k, i in enumerate(idxs):
                 at = where.get(i)
                 if at is not None and not fixed(D[i]):
@@ -470,6 +496,14 @@ class LagrangianBound:
                     if abs(x - round(x)) > EPS and abs(cost.get(i, 0)) > most:
                         best, most = k, abs(cost.get(i, 0))
         return best
+
+    def split_at(self, i: int) -> int | None:
+        """Where a node splits variable ``i``'s domain: if ``i`` is the count (see :meth:`counts`)
+        and the last LP optimum puts it between two integers, the one above; else ``None``."""
+        if i != self.count or not self.solved:
+            return None
+        x = self.lp.values[self.lp.where[i]]
+        return ceil(x) if abs(x - round(x)) > EPS else None
 
     def rounded(self) -> dict[int, int] | None:
         """The last LP optimum over the objective's variables (``None`` if not solved), rounded
@@ -483,7 +517,7 @@ class LagrangianBound:
             x = lp.values[lp.where[i]]
             down, up = self.rounding[i]
             values[i] = floor(x + EPS) if down else ceil(x - EPS) if up else round(x)
-        return self._filled(values, self.ends) if self.fill else values
+        return self._filled(values, self.ends) if self.fill is not None else values
 
     def _filled(
         self, values: dict[int, int], ends: tuple[list[int], list[int]], kept: int = -1
@@ -498,9 +532,11 @@ class LagrangianBound:
         all) with :meth:`improved` too.
         """
         los, his = ends
-        where, reduced, weights = self.lp.where, self.reduced, self.row_weights
+        where, reduced = self.lp.where, self.reduced
+        rows = self.fill or ()  # (called only where there are rows to fill within)
+        weights = [self.row_weights[k] for k in rows]
         point = [values.get(i, 0) for i in self.ids]
-        room = [b - sum(map(mul, row, point)) for row, (_, b) in zip(weights, self.rows)]
+        room = [self.rows[k][1] - sum(map(mul, row, point)) for k, row in zip(rows, weights)]
         if min(room) < 0:
             return values
         moves = []  # (price of a step, variable, position, steps it may take, step)
@@ -526,10 +562,11 @@ class LagrangianBound:
     def improved(self, values: dict[int, int]) -> dict[int, int] | None:
         """A cheaper point than ``values`` (a solution's, filled) within the root's bounds, or
         ``None``: one variable moved a step back against its cost and the rest :meth:`_filled`,
-        the cheapest such neighbour taken while one is cheaper (a hill climb of at most
-        :data:`CLIMBS` steps, each filling once per variable: 21 ms for 200 items and 5 rows,
-        and called only when a guess is a better solution)."""
-        if not self.fill:
+        the cheapest such neighbour taken while one is cheaper, else the cheapest
+        :meth:`_swapped` (a hill climb of at most :data:`CLIMBS` steps, each filling once per
+        variable: 21 ms for 200 items and 5 rows, and called only when a guess is a better
+        solution)."""
+        if self.fill is None:
             return None
         cost, los, his = self.cost, *self.root
         where = self.lp.where
@@ -543,9 +580,52 @@ class LagrangianBound:
                     if (t := cost_of(cost, point)) < least:
                         best, least = point, t
             if best is None:
-                break
+                best = self._swapped(values, least)
+                if best is None:
+                    break
+                least = cost_of(cost, best)
             found = values = best
         return found
+
+    def _swapped(self, values: dict[int, int], least: int) -> dict[int, int] | None:
+        """The point of ``values`` with one variable a step back against its cost and another a
+        step with it, the cheapest such swap that keeps the rows met, then :meth:`_filled`; ``None``
+        if it is not cheaper than ``least``.
+
+        A knapsack's exact fill is often one swap away, where moving one item back
+        and filling again does not reach it: of ten strongly correlated knapsacks of
+        30 items and 2 rows, four met their optimum after 45-886 nodes, now at the root.
+        """
+        cost, where, ids = self.cost, self.lp.where, self.ids
+        los, his = self.root
+        rows = self.fill or ()
+        weights = [self.row_weights[k] for k in rows]
+        point = [values.get(i, 0) for i in ids]
+        room = [self.rows[k][1] - sum(map(mul, row, point)) for k, row in zip(rows, weights)]
+        back, ahead = [], []  # (the change of cost, position, step)
+        for i, c in cost.items():
+            p = where[i]
+            step = 1 if c > 0 else -1  # against its cost
+            if c and los[p] <= values[i] + step <= his[p]:
+                back.append((c * step, p, step))
+            if c and los[p] <= values[i] - step <= his[p]:
+                ahead.append((-c * step, p, -step))
+        best, change = None, 0
+        for up, p, s in back:
+            freed = [r - s * row[p] for r, row in zip(room, weights)]
+            for down, q, t in ahead:
+                if (
+                    up + down < change
+                    and q != p
+                    and all(r >= t * row[q] for r, row in zip(freed, weights))
+                ):
+                    best, change = (p, s, q, t), up + down
+        if best is None:
+            return None
+        p, s, q, t = best
+        swapped = {**values, ids[p]: values[ids[p]] + s, ids[q]: values[ids[q]] + t}
+        filled = self._filled(swapped, self.root)
+        return filled if cost_of(cost, filled) < least else None
 
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """Keep each variable within ``slack / |r_i|`` of the end its reduced cost favours
@@ -1285,6 +1365,52 @@ def _bounded(knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> bo
         for kb in knapsacks
         for i in (*kb.weight, *kb.cost)
     )
+
+
+COUNTED = 8
+"""The fewest 0/1 variables an objective has for :func:`counted` to count them."""
+
+
+def counted(lp: LagrangianBound, D: list[Dom], off: list[int]) -> list[int] | None:
+    """The objective's variables if how many of them are 1 is where ``lp``'s bound is loose,
+    else ``None``.
+
+    That is where they are 0/1 and their costs are, nearly, one affine function of their
+    weights in one row, ``c_i = alpha a_i + beta`` with ``beta`` not 0 (a strongly or an
+    inversely correlated knapsack): the objective is ``alpha`` times the row, which its
+    capacity bounds, plus ``beta`` times the count. The LP fills the row with a fraction of
+    one more item, and branching on an item barely moves its bound (an item of nearly the
+    same ratio takes its place); a count variable split at the LP's count moves it by
+    ``beta``. Thirty items, two rows: 9,144 nodes to 75. Costs that fit no row this way
+    (uncorrelated, weakly correlated) are left alone: there the split costs nodes.
+
+    >>> weight = dict(enumerate(range(12, 32, 2)))            # ten items, weights 12, 14, ..., 30
+    >>> cost = {i: -(w + 10) for i, w in weight.items()}       # maximise the weights plus 10 each
+    >>> rows = [KnapsackBound(cost, weight, 100), KnapsackBound(cost, dict.fromkeys(weight, 7), 40)]
+    >>> D, off = [0b11] * 10, [0] * 10
+    >>> counted(LagrangianBound(rows, D, off), D, off)
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+    """
+    cost = lp.cost
+    if len(cost) < COUNTED or any(low(D[i], off[i]) != 0 or high(D[i], off[i]) != 1 for i in cost):
+        return None
+    items = list(cost)
+    c = [cost[i] for i in items]
+    return items if any(_affine([w.get(i, 0) for i in items], c) for w, _ in lp.rows) else None
+
+
+def _affine(a: list[int], c: list[int]) -> bool:
+    """Whether ``c_i = alpha a_i + beta`` (least squares) for ``alpha`` and ``beta`` not 0, each
+    ``c_i`` off by at most a quarter of ``beta``."""
+    n = len(a)
+    ma, mc = sum(a) / n, sum(c) / n
+    spread = sum((x - ma) ** 2 for x in a)
+    if not spread:
+        return False
+    alpha = sum((x - ma) * (y - mc) for x, y in zip(a, c, strict=True)) / spread
+    beta = mc - alpha * ma
+    off_by = max(abs(y - alpha * x - beta) for x, y in zip(a, c, strict=True))
+    return abs(alpha) > EPS and abs(beta) > EPS and off_by <= abs(beta) / 4
 
 
 LP_BOUNDS = (KnapsackBound, Deferred, LagrangianBound)
