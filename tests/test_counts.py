@@ -54,12 +54,8 @@ def test_an_inversely_correlated_knapsack_of_three_rows_branches_on_its_count():
 
 def lagrangian_of(costs, rows, n):
     cost = dict(enumerate(costs))
-    D, off = [0b11] * n, [0] * n
-    return (
-        LagrangianBound([KnapsackBound(cost, dict(enumerate(w)), b) for w, b in rows], D, off),
-        D,
-        off,
-    )
+    knapsacks = [KnapsackBound(cost, dict(enumerate(w)), b) for w, b in rows]
+    return LagrangianBound(knapsacks, [0b11] * n, [0] * n)
 
 
 def test_a_count_is_taken_where_costs_follow_one_rows_weights_and_a_constant():
@@ -72,29 +68,37 @@ def test_a_count_is_taken_where_costs_follow_one_rows_weights_and_a_constant():
         [-(w - 10) for w in w1],  # inversely, with the second row
         [-(3 * w + 20 + rng.randint(-2, 2)) for w in w0],  # nearly so: off by a tenth of 20
     ):
-        lagrangian, D, off = lagrangian_of(costs, rows, n)
-        assert counted(lagrangian, D, off) == list(range(n))
+        assert counted(lagrangian_of(costs, rows, n)) == list(range(n))
     for costs in (
         [-w for w in w0],  # the weights themselves: the count adds nothing
         [-rng.randint(10, 100) for _ in range(n)],  # uncorrelated
         [-(w + rng.randint(-10, 10)) for w in w0],  # weakly correlated
         [-(w + 10 + rng.randint(-10, 10)) for w in w0],  # strongly, but off by more than 10 / 4
     ):
-        lagrangian, D, off = lagrangian_of(costs, rows, n)
-        assert counted(lagrangian, D, off) is None
+        assert counted(lagrangian_of(costs, rows, n)) is None
     few = COUNTED - 1
-    lagrangian, D, off = lagrangian_of([-(w + 10) for w in w0[:few]], [(w0[:few], 100)] * 2, few)
-    assert counted(lagrangian, D, off) is None
-    lagrangian, D, off = lagrangian_of([-(w + 10) for w in w0], rows, n)
-    assert counted(lagrangian, [0b111] + D[1:], off) is None  # an item of 0..2 copies
+    assert counted(lagrangian_of([-(w + 10) for w in w0[:few]], [(w0[:few], 100)] * 2, few)) is None
+
+
+def test_copies_of_items_are_counted_too():
+    # 30 items of 0..3 copies, 2 rows: no optimum in 20 s before; CP-SAT's optimum
+    weights, _, values = correlated(30, 2, 1, lambda w: w + 10)
+    xs = vars(30)
+    goals = [fd.in_(*xs, fd.interval(0, 3))]
+    goals += [fd.scalar_product(row, xs, "<=", sum(row) * 3 // 2) for row in weights]
+    objective = fd.dot(values, xs)
+    (best,) = run(1, objective, *goals, fd.maximize(objective, xs), max_nodes=100)
+    assert best == 2864
 
 
 @st.composite
 def correlated_knapsacks(draw):
-    """``(weights, capacities, values, sense)``: 8-11 items under 2-3 rows, each value an affine
-    function of the item's weight in one row (a count is taken) or not (none is), maximised
-    under ``<=`` rows or minimised over ``>=`` rows (a covering)."""
-    n = draw(st.integers(COUNTED, 11))
+    """``(weights, capacities, values, sense, copies)``: 8-10 items (0/1, or 8 of 0..2 copies
+    each) under 2-3 rows, each value an affine function of the item's weight in one row (a
+    count is taken) or not (none is), maximised under ``<=`` rows or minimised over ``>=``
+    rows (a covering)."""
+    copies = draw(st.sampled_from([1, 1, 2]))
+    n = draw(st.integers(COUNTED, 10)) if copies == 1 else COUNTED
     rows = draw(st.integers(2, 3))
     weights = [[draw(st.integers(1, 30)) for _ in range(n)] for _ in range(rows)]
     r = draw(st.integers(0, rows - 1))
@@ -102,8 +106,8 @@ def correlated_knapsacks(draw):
     noise = draw(st.sampled_from([0, 1, 3, 8]))
     values = [alpha * w + beta + draw(st.integers(-noise, noise)) for w in weights[r]]
     sense = draw(st.sampled_from(["max", "min"]))
-    capacities = [sum(row) * draw(st.integers(1, 3)) // 4 for row in weights]
-    return weights, capacities, values, sense
+    capacities = [sum(row) * copies * draw(st.integers(1, 3)) // 4 for row in weights]
+    return weights, capacities, values, sense, copies
 
 
 @EXAMPLES
@@ -113,11 +117,11 @@ def test_correlated_knapsacks_give_the_best_answers_first_as_brute_force_in_any_
 ):
     """The first answers are the brute force's best three, in order, whichever order the goals
     come in and whatever the labeling's order."""
-    weights, capacities, values, sense = case
+    weights, capacities, values, sense, copies = case
     n = len(values)
     xs = vars(n)
     op = "<=" if sense == "max" else ">="
-    goals = [fd.in_(x, fd.interval(0, 1)) for x in xs]
+    goals = [fd.in_(x, fd.interval(0, copies)) for x in xs]
     goals += [fd.scalar_product(row, xs, op, c) for row, c in zip(weights, capacities)]
     rng.shuffle(goals)
     keyword = "maximize" if sense == "max" else "minimize"
@@ -131,7 +135,7 @@ def test_correlated_knapsacks_give_the_best_answers_first_as_brute_force_in_any_
             for s in [sum(map(mul, row, p))]
         )
 
-    points = [p for p in itertools.product((0, 1), repeat=n) if meets(p)]
+    points = [p for p in itertools.product(range(copies + 1), repeat=n) if meets(p)]
     worth = sorted((sum(map(mul, values, p)) for p in points), reverse=sense == "max")
     assert all(meets(p) for p in got)
     assert [sum(map(mul, values, p)) for p in got] == worth[:3]

@@ -1056,7 +1056,7 @@ class Label(Goal):
             return
         const, bounds = relaxed
         lagrangian = next((r for r in bounds if type(r) is LagrangianBound), None)
-        items = None if lagrangian is None else counted(lagrangian, store.D, model.off)
+        items = None if lagrangian is None else counted(lagrangian)
         if items is not None:  # a count of the objective's variables, to branch on first
             count = var(prefix="count")
             terms = Lin(dict.fromkeys((model.vars[i] for i in items), 1), 0)
