@@ -182,3 +182,17 @@ def test_a_node_split_in_two_anywhere_gives_the_answers_of_brute_force(case, rng
     ]
     assert sorted(got) == sorted(expected)
     assert len(set(got)) == len(got)
+
+
+def test_a_count_too_wide_for_a_bitset_is_not_taken_so_middle_out_order_still_labels():
+    # eight items of 0..9000 copies: their count has 72,001 values, kept as bounds
+    xs = vars(8)
+    w0, w1 = [12, 15, 20, 22, 25, 28, 30, 33], [7, 9, 11, 5, 8, 10, 6, 4]
+    goals = [fd.in_(*xs, fd.interval(0, 9000))]
+    goals += [fd.scalar_product(w0, xs, "<=", 400000), fd.scalar_product(w1, xs, "<=", 150000)]
+    objective = fd.dot([w + 10 for w in w0], xs)
+    best = {
+        order: run(1, objective, *goals, fd.label(xs, order=order, maximize=objective))
+        for order in ("up", "mid")
+    }
+    assert best["up"] == best["mid"] == (631720,)

@@ -1070,7 +1070,12 @@ class Label(Goal):
             const, bounds = relaxed
             c = store.index_of(walk(count, s))
             lagrangian = next((r for r in bounds if type(r) is LagrangianBound), None)
-            if c is not None and lagrangian is not None and c in lagrangian.lp.where:
+            if (
+                c is not None
+                and type(store.D[c]) is int  # (one kept as bounds cannot be labeled "mid")
+                and lagrangian is not None
+                and c in lagrangian.lp.where
+            ):
                 lagrangian.counts(c)
                 idxs = [*idxs, c]
 
