@@ -68,16 +68,19 @@ def test_a_count_is_taken_where_costs_follow_one_rows_weights_and_a_constant():
         [-(w - 10) for w in w1],  # inversely, with the second row
         [-(3 * w + 20 + rng.randint(-2, 2)) for w in w0],  # nearly so: off by a tenth of 20
     ):
-        assert counted(lagrangian_of(costs, rows, n)) == list(range(n))
+        assert counted([lagrangian_of(costs, rows, n)]) == list(range(n))
     for costs in (
         [-w for w in w0],  # the weights themselves: the count adds nothing
         [-rng.randint(10, 100) for _ in range(n)],  # uncorrelated
         [-(w + rng.randint(-10, 10)) for w in w0],  # weakly correlated
         [-(w + 10 + rng.randint(-10, 10)) for w in w0],  # strongly, but off by more than 10 / 4
     ):
-        assert counted(lagrangian_of(costs, rows, n)) is None
+        assert counted([lagrangian_of(costs, rows, n)]) is None
+    assert counted([]) is None  # no LP over two rows
     few = COUNTED - 1
-    assert counted(lagrangian_of([-(w + 10) for w in w0[:few]], [(w0[:few], 100)] * 2, few)) is None
+    assert (
+        counted([lagrangian_of([-(w + 10) for w in w0[:few]], [(w0[:few], 100)] * 2, few)]) is None
+    )
 
 
 def test_copies_of_items_are_counted_too():
@@ -196,3 +199,17 @@ def test_a_count_too_wide_for_a_bitset_is_not_taken_so_middle_out_order_still_la
         for order in ("up", "mid")
     }
     assert best["up"] == best["mid"] == (631720,)
+
+
+def test_the_count_is_branched_on_first_while_open_and_its_lp_value_fractional():
+    rng = random.Random(3)
+    w0, w1 = [rng.randint(10, 100) for _ in range(10)], [rng.randint(10, 100) for _ in range(10)]
+    lagrangian = lagrangian_of([-(w + 10) for w in w0], [(w0, 200), (w1, 200)], 10)
+    lagrangian.counts(4)  # variable 4 stands for the count here
+    lagrangian.bound([0b11] * 10, [0] * 10)
+    lagrangian.lp.values[lagrangian.lp.where[4]] = 0.5  # as an LP left it, within rounding
+    idxs = [9, 4, 0]
+    assert lagrangian.split_at(4) == 1 and lagrangian.split_at(0) is None
+    assert lagrangian.fractional([0b11] * 10, idxs) == 1
+    fixed = [0b11] * 4 + [0b01] + [0b11] * 5  # fixed: an LP's fraction is its rounding error
+    assert idxs[lagrangian.fractional(fixed, idxs)] != 4

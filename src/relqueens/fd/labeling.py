@@ -1052,11 +1052,7 @@ class Label(Goal):
             return False  # keep searching, for better
 
         relaxed = relaxations(model, j, sense, store.D, model.off)
-        if relaxed is None:
-            return
-        const, bounds = relaxed
-        lagrangian = next((r for r in bounds if type(r) is LagrangianBound), None)
-        items = None if lagrangian is None else counted(lagrangian)
+        items = None if relaxed is None else counted(relaxed[1])
         if items is not None:  # a count of the objective's variables, to branch on first
             count = var(prefix="count")
             terms = Lin(dict.fromkeys((model.vars[i] for i in items), 1), 0)
@@ -1064,18 +1060,15 @@ class Label(Goal):
                 return
             store, s = store_of(S), S.data  # type: ignore[assignment]  # as above
             model = store.current()
-            relaxed = relaxations(model, j, sense, store.D, model.off)
-            if relaxed is None:
-                return
-            const, bounds = relaxed
+            relaxed = relaxations(model, j, sense, store.D, model.off)  # with the count's row
+        if relaxed is None:
+            return
+        const, bounds = relaxed
+        lagrangian = next((r for r in bounds if type(r) is LagrangianBound), None)
+        if items is not None and lagrangian is not None:
             c = store.index_of(walk(count, s))
-            lagrangian = next((r for r in bounds if type(r) is LagrangianBound), None)
-            if (
-                c is not None
-                and type(store.D[c]) is int  # (one kept as bounds cannot be labeled "mid")
-                and lagrangian is not None
-                and c in lagrangian.lp.where
-            ):
+            # one kept as bounds (too many values for a bitset) cannot be labeled "mid"
+            if c is not None and type(store.D[c]) is int and c in lagrangian.lp.where:
                 lagrangian.counts(c)
                 idxs = [*idxs, c]
 

@@ -487,8 +487,9 @@ class LagrangianBound:
         best, most = -1, -1
         if self.solved:
             where, values, cost = lp.where, lp.values, self.cost
-            if self.count is not None and self.split_at(self.count) is not None:
-                return idxs.index(self.count)  # the count first (it is open: fractional)
+            count = self.count
+            if count is not None and not fixed(D[count]) and self.split_at(count) is not None:
+                return idxs.index(count)  # the count first
             for k, i in enumerate(idxs):
                 at = where.get(i)
                 if at is not None and not fixed(D[i]):
@@ -533,10 +534,7 @@ class LagrangianBound:
         """
         los, his = ends
         where, reduced = self.lp.where, self.reduced
-        rows = self.fill or ()  # (called only where there are rows to fill within)
-        weights = [self.row_weights[k] for k in rows]
-        point = [values.get(i, 0) for i in self.ids]
-        room = [self.rows[k][1] - sum(map(mul, row, point)) for k, row in zip(rows, weights)]
+        weights, room = self._room(values)
         if min(room) < 0:
             return values
         moves = []  # (price of a step, variable, position, steps it may take, step)
@@ -558,6 +556,14 @@ class LagrangianBound:
                 for k, row in enumerate(weights):
                     room[k] -= step * most * row[p]
         return values
+
+    def _room(self, values: dict[int, int]) -> tuple[list[list[int]], list[int]]:
+        """The weights of the rows filled within (:attr:`fill`), in the LP's order, and the room
+        each leaves at the point ``values`` (its variables' values; 0 for the others)."""
+        rows = self.fill or ()
+        weights = [self.row_weights[k] for k in rows]
+        point = [values.get(i, 0) for i in self.ids]
+        return weights, [self.rows[k][1] - sum(map(mul, w, point)) for k, w in zip(rows, weights)]
 
     def improved(self, values: dict[int, int]) -> dict[int, int] | None:
         """A cheaper point than ``values`` (a solution's, filled) within the root's bounds, or
@@ -598,10 +604,7 @@ class LagrangianBound:
         """
         cost, where, ids = self.cost, self.lp.where, self.ids
         los, his = self.root
-        rows = self.fill or ()
-        weights = [self.row_weights[k] for k in rows]
-        point = [values.get(i, 0) for i in ids]
-        room = [self.rows[k][1] - sum(map(mul, row, point)) for k, row in zip(rows, weights)]
+        weights, room = self._room(values)
         back, ahead = [], []  # (the change of cost, position, step)
         for i, c in cost.items():
             p = where[i]
@@ -1371,8 +1374,9 @@ COUNTED = 8
 """The fewest variables an objective has for :func:`counted` to count them."""
 
 
-def counted(lp: LagrangianBound) -> list[int] | None:
-    """The objective's variables if their sum is where ``lp``'s bound is loose, else ``None``.
+def counted(found: list[Relaxation]) -> list[int] | None:
+    """The objective's variables if their sum is where the bound of the LP over two rows or
+    more among ``found`` (a :class:`LagrangianBound`) is loose, else ``None``.
 
     That is where their costs are, nearly, one affine function of their weights in one row,
     ``c_i = alpha a_i + beta`` with ``beta`` not 0 (a strongly or an inversely correlated
@@ -1387,12 +1391,13 @@ def counted(lp: LagrangianBound) -> list[int] | None:
     >>> weight = dict(enumerate(range(12, 32, 2)))            # ten items, weights 12, 14, ..., 30
     >>> cost = {i: -(w + 10) for i, w in weight.items()}       # maximise the weights plus 10 each
     >>> rows = [KnapsackBound(cost, weight, 100), KnapsackBound(cost, dict.fromkeys(weight, 7), 40)]
-    >>> counted(LagrangianBound(rows, [0b11] * 10, [0] * 10))
+    >>> counted([LagrangianBound(rows, [0b11] * 10, [0] * 10)])
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
     """
-    cost = lp.cost
-    if len(cost) < COUNTED:
+    lp = next((r for r in found if type(r) is LagrangianBound), None)
+    if lp is None or len(lp.cost) < COUNTED:
         return None
+    cost = lp.cost
     items = list(cost)
     c = [cost[i] for i in items]
     return items if any(_affine([w.get(i, 0) for i in items], c) for w, _ in lp.rows) else None
