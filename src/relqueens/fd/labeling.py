@@ -40,7 +40,7 @@ from ..logic.run import ALL_WANTED
 from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
-from .domain import Dom, Domain, Wide, as_domain
+from .domain import DENSE, Dom, Domain, Wide, as_domain
 from .eliminations import implied_equations
 from .equalities import fixed_by_equalities
 from .errors import DomainError
@@ -60,6 +60,7 @@ from .relaxation import (
     Deferred,
     KnapsackBound,
     LagrangianBound,
+    Relaxation,
     cost_of,
     counted,
     relaxations,
@@ -738,6 +739,37 @@ def _with(S: State, found: Postable | None) -> State | None:
     return S if post_into(S, [found]) else None
 
 
+def _counting(
+    S: State, j: int, sense: str, items: list[int]
+) -> tuple[State, int, tuple[int, list[Relaxation]]] | None:
+    """A copy of ``S`` with a hidden variable posted equal to the sum of FD variables ``items``
+    (see :func:`~relqueens.fd.relaxation.counted`), its index, and the relaxations of objective
+    ``j`` with its row, where the LP over two rows or more holds it (it is then branched on
+    first, see :meth:`~relqueens.fd.relaxation.LagrangianBound.counts`); else ``None``."""
+    from .post import post_into
+
+    store = cast("FDStore", store_of(S))  # branch and bound posted: there is one
+    D, model = store.D, store.current()
+    off = model.off
+    if sum(high(D[i], off[i]) - low(D[i], off[i]) for i in items) >= DENSE:
+        return None  # kept as bounds, not a bitset: it could not be labeled "mid"
+    count, counting = var(prefix="count"), S.copy()
+    terms = Lin(dict.fromkeys((model.vars[i] for i in items), 1), 0)
+    if not post_into(counting, (Relation("==", count, terms),)):
+        return None  # (the search finds that too)
+    store = cast("FDStore", store_of(counting))
+    model = store.current()
+    relaxed = relaxations(model, j, sense, store.D, model.off)
+    if relaxed is None:
+        return None
+    lp = next((r for r in relaxed[1] if type(r) is LagrangianBound), None)
+    c = store.index_of(walk(count, counting.data))
+    if lp is None or c is None or c not in lp.lp.where:
+        return None
+    lp.counts(c)
+    return counting, c, relaxed
+
+
 def _few(store: FDStore, values: list[Any]) -> list[int] | None:
     """The FD indices of the variables among ``values`` (walked), as :func:`open_indices` gives
     them, if they have at most :data:`FEW` combinations of values between them (bitset
@@ -1052,25 +1084,17 @@ class Label(Goal):
             return False  # keep searching, for better
 
         relaxed = relaxations(model, j, sense, store.D, model.off)
-        items = None if relaxed is None else counted(relaxed[1])
-        if items is not None:  # a count of the objective's variables, to branch on first
-            count = var(prefix="count")
-            terms = Lin(dict.fromkeys((model.vars[i] for i in items), 1), 0)
-            if not post_into(S, (Relation("==", count, terms),)):
-                return
-            store, s = store_of(S), S.data  # type: ignore[assignment]  # as above
-            model = store.current()
-            relaxed = relaxations(model, j, sense, store.D, model.off)  # with the count's row
         if relaxed is None:
             return
+        items = counted(relaxed[1])
+        counting = None if items is None else _counting(S, j, sense, items)
+        if counting is not None:  # a count of the objective's variables, to branch on first
+            S, c, relaxed = counting
+            store, s = store_of(S), S.data  # type: ignore[assignment]  # as above
+            model = store.current()
+            idxs = [*idxs, c]
         const, bounds = relaxed
         lagrangian = next((r for r in bounds if type(r) is LagrangianBound), None)
-        if items is not None and lagrangian is not None:
-            c = store.index_of(walk(count, s))
-            # one kept as bounds (too many values for a bitset) cannot be labeled "mid"
-            if c is not None and type(store.D[c]) is int and c in lagrangian.lp.where:
-                lagrangian.counts(c)
-                idxs = [*idxs, c]
 
         linear = next((r for r in bounds if isinstance(r, LP_BOUNDS)), None)
         """An LP among the bounds: its optimum, rounded, is tried as a solution at every node."""
