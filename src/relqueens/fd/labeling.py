@@ -741,11 +741,12 @@ def _with(S: State, found: Postable | None) -> State | None:
 
 def _counting(
     S: State, j: int, sense: str, items: list[int]
-) -> tuple[State, int, tuple[int, list[Relaxation]]] | None:
+) -> tuple[State, int, tuple[int, list[Relaxation]], Callable[[int], int | None]] | None:
     """A copy of ``S`` with a hidden variable posted equal to the sum of FD variables ``items``
-    (see :func:`~relqueens.fd.relaxation.counted`), its index, and the relaxations of objective
-    ``j`` with its row, where the LP over two rows or more holds it (it is then branched on
-    first, see :meth:`~relqueens.fd.relaxation.LagrangianBound.counts`); else ``None``."""
+    (see :func:`~relqueens.fd.relaxation.counted`), its index, the relaxations of objective
+    ``j`` with its row, and where a node splits it, where the LP over two rows or more holds it
+    (it is then branched on first, see :meth:`~relqueens.fd.relaxation.LagrangianBound.counts`);
+    else ``None``."""
     from .post import post_into
 
     store = cast("FDStore", store_of(S))  # branch and bound posted: there is one
@@ -767,7 +768,7 @@ def _counting(
     if lp is None or c is None or c not in lp.lp.where:
         return None
     lp.counts(c)
-    return counting, c, relaxed
+    return counting, c, relaxed, lp.split_at
 
 
 def _few(store: FDStore, values: list[Any]) -> list[int] | None:
@@ -1088,13 +1089,13 @@ class Label(Goal):
             return
         items = counted(relaxed[1])
         counting = None if items is None else _counting(S, j, sense, items)
+        split = None  # where a node splits a variable's domain in two (the count's)
         if counting is not None:  # a count of the objective's variables, to branch on first
-            S, c, relaxed = counting
+            S, c, relaxed, split = counting
             store, s = store_of(S), S.data  # type: ignore[assignment]  # as above
             model = store.current()
             idxs = [*idxs, c]
         const, bounds = relaxed
-        lagrangian = next((r for r in bounds if type(r) is LagrangianBound), None)
 
         linear = next((r for r in bounds if isinstance(r, LP_BOUNDS)), None)
         """An LP among the bounds: its optimum, rounded, is tried as a solution at every node."""
@@ -1232,9 +1233,7 @@ class Label(Goal):
                     branching=branching,
                     prune=prune,
                     guide=guide if bounds and branching == "enum" else None,
-                    split=None
-                    if lagrangian is None or lagrangian.count is None
-                    else lagrangian.split_at,
+                    split=split,
                 ):  # a better one: its bound may give groups their pigeonholes
                     if grouped():
                         break  # then the search starts again from the root, with them
