@@ -213,3 +213,9 @@ def test_the_count_is_branched_on_first_while_open_and_its_lp_value_fractional()
     assert lagrangian.fractional([0b11] * 10, idxs) == 1
     fixed = [0b11] * 4 + [0b01] + [0b11] * 5  # fixed: an LP's fraction is its rounding error
     assert idxs[lagrangian.fractional(fixed, idxs)] != 4
+
+
+def test_two_items_swapped_for_two_find_the_fill_one_for_one_does_not():
+    # one for one alone meets the optimum (CP-SAT's) after 547 nodes
+    weights, capacities, values = correlated(60, 2, 5, lambda w: w + 10)
+    assert nodes_to_optimum(weights, capacities, values, max_nodes=50) == 1841
