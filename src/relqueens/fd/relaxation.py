@@ -678,9 +678,10 @@ def _swap(
     """The steps of the cheapest move of ``back`` taken with one of ``ahead`` on other
     variables that together leave every row its ``room``, or ``None`` if none lowers the cost.
 
-    With ``scan``, the moves of ``ahead`` tried against each move of ``back`` are the
-    ``scan`` that use most of the tightest row within the room it leaves (the first that
-    fits is taken): the moves of two steps are too many to try each against each.
+    With ``scan``, the cheapest of those tried: against each move of ``back``, the ``scan``
+    moves of ``ahead`` that use most of the tightest row within the room it leaves, the
+    first that fits and lowers the cost (the moves of two steps are too many to try each
+    against each).
     """
     best, change = None, 0
     if scan is None:
