@@ -747,16 +747,16 @@ def _counting(
     ``j`` with its row, and where a node splits it, where the LP over two rows or more holds it
     (it is then branched on first, see :meth:`~relqueens.fd.relaxation.LagrangianBound.counts`);
     else ``None``."""
-    from .post import post_into
-
     store = cast("FDStore", store_of(S))  # branch and bound posted: there is one
     D, model = store.D, store.current()
     off = model.off
     if sum(high(D[i], off[i]) - low(D[i], off[i]) for i in items) >= DENSE:
         return None  # kept as bounds, not a bitset: it could not be labeled "mid"
-    count, counting = var(prefix="count"), S.copy()
-    terms = Lin(dict.fromkeys((model.vars[i] for i in items), 1), 0)
-    if not post_into(counting, (Relation("==", count, terms),)):
+    count = var(prefix="count")
+    counting = _with(
+        S, Relation("==", count, Lin(dict.fromkeys(map(model.vars.__getitem__, items), 1), 0))
+    )
+    if counting is None:
         return None  # (the search finds that too)
     store = cast("FDStore", store_of(counting))
     model = store.current()

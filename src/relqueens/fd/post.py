@@ -1311,7 +1311,7 @@ class Posting:
         found = self.differences_posted()
         usable = []
         for pairing in sorted({((p, r), (s, q)), ((p, s), (r, q))}):
-            (one, _), (other, _) = keys = [_keyed(d) for d in pairing]
+            (one, _), (other, _) = keys = [_keyed(*d) for d in pairing]
             signs = {found[key][1] * e if key in found else e for key, e in keys}
             if len(signs) == 1:
                 usable.append((-sum(key in found for key, _ in keys), one, other, signs.pop()))
@@ -1332,11 +1332,11 @@ class Posting:
         found = self.differences_posted()
         if key in found:
             return found[key][0]
-        hi, lo = key
-        z = self.hidden(*self.bounds({hi: 1, lo: -1}, 0))
+        u, v = key
+        z = self.hidden(*self.bounds({u: 1, v: -1}, 0))
         found[key] = (z, 1)
         return (
-            z if self.attach(DifferenceOf(((hi, 1), (lo, -1), (z, -1)), 0, "==", source)) else False
+            z if self.attach(DifferenceOf(((u, 1), (v, -1), (z, -1)), 0, "==", source)) else False
         )
 
     def differences_posted(self) -> dict[tuple[int, int], tuple[int, int]]:
@@ -1349,7 +1349,7 @@ class Posting:
             for d in model.posted(UnitDifference) + model.posted(DifferenceOf):
                 if not d.c:  # u == v + w: v is u - w, w is u - v
                     for z, y in ((d.v, d.w), (d.w, d.v)):
-                        key, e = _keyed((d.u, y))
+                        key, e = _keyed(d.u, y)
                         self._differences.setdefault(key, (z, e))
         return self._differences
 
@@ -1638,15 +1638,16 @@ class Posting:
         )
 
 
+def _keyed(i: int, j: int) -> tuple[tuple[int, int], int]:
+    """Difference ``x_i - x_j`` as a key ``(u, v)`` with ``u > v`` and the sign that reads it so."""
+    return ((i, j), 1) if i > j else ((j, i), -1)
+
+
 def _abs_key(i: int, j: int, k: int) -> tuple[int, int, int]:
-    """``abs(x_i - x_j + k)`` as a key ``(i, j, k)`` with ``i < j`` (it is ``abs(x_j - x_i - k)``)."""
-    return (i, j, k) if i < j else (j, i, -k)
-
-
-def _keyed(d: tuple[int, int]) -> tuple[tuple[int, int], int]:
-    """Difference ``x_u - x_v`` as a key ``(u, v)`` with ``u > v`` and the sign that reads it so."""
-    u, v = d
-    return (d, 1) if u > v else ((v, u), -1)
+    """``abs(x_i - x_j + k)`` as a key ``(u, v, k')``, ``(u, v)`` keyed as a difference
+    (:func:`_keyed`; ``abs(x_j - x_i - k)`` is the same)."""
+    (u, v), sign = _keyed(i, j)
+    return u, v, sign * k
 
 
 def _uncancelled(

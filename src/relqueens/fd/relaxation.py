@@ -380,9 +380,9 @@ class LagrangianBound:
         """The variables, in the LP's order: the lists below are aligned with it."""
         self.row_weights = [[w.get(i, 0) for i in ids] for w, _ in self.rows]
         self.scaled_cost = [LAGRANGE_SCALE * self.cost.get(i, 0) for i in ids]
-        self.rounding = self._rounding(None)
+        self.rounding = self._rounding(range(len(self.rows)))
         """Per variable: may it be rounded down (no row's weight is negative), up (none positive)?"""
-        self.fill = self._fillable(None)
+        self.fill = self._fillable(range(len(self.rows)))
         """The rows within which a rounded point may be filled (:meth:`rounded`) and a solution
         climbed from (:meth:`improved`), if they are ``<=`` rows over the cost's variables
         alone; else ``None``."""
@@ -402,10 +402,10 @@ class LagrangianBound:
         """A variable that counts the objective's (see :func:`counted`): branched on first."""
         self._price(D, off)
 
-    def _rounding(self, count: int | None) -> dict[int, tuple[bool, bool]]:
-        """Per variable, whether rounding it down, or up, keeps the rows (but those holding
-        ``count``) met: no row's weight on it is negative, or none positive (no equality)."""
-        held = [(w, k in self.lp.equal) for k, (w, _) in enumerate(self.rows) if count not in w]
+    def _rounding(self, kept: Iterable[int]) -> dict[int, tuple[bool, bool]]:
+        """Per variable, whether rounding it down, or up, keeps the rows at positions ``kept``
+        met: no row's weight on it is negative, or none positive (no equality)."""
+        held = [(self.rows[k][0], k in self.lp.equal) for k in kept]
         return {
             i: (
                 all(w.get(i, 0) == 0 or (w[i] > 0 and not eq) for w, eq in held),
@@ -414,11 +414,10 @@ class LagrangianBound:
             for i in self.ids
         }
 
-    def _fillable(self, count: int | None) -> list[int] | None:
-        """The positions of the rows but those holding ``count`` if they are ``<=`` rows over
-        the cost's variables alone, else ``None``."""
-        kept = [k for k, (w, _) in enumerate(self.rows) if count not in w]
-        cost = self.cost
+    def _fillable(self, kept: Iterable[int]) -> list[int] | None:
+        """The positions ``kept`` if their rows are ``<=`` rows over the cost's variables alone,
+        else ``None``."""
+        kept, cost = list(kept), self.cost
         if any(k in self.lp.equal or not self.rows[k][0].keys() <= cost.keys() for k in kept):
             return None
         return kept
@@ -426,8 +425,8 @@ class LagrangianBound:
     def counts(self, count: int) -> None:
         """Branch on variable ``count`` first, split at its LP value (see :func:`counted`), and
         fill guesses within the other rows (a guess's count is what its point sums to)."""
-        self.count, self.fill = count, self._fillable(count)
-        self.rounding = self._rounding(count)
+        kept = [k for k, (w, _) in enumerate(self.rows) if count not in w]
+        self.count, self.fill, self.rounding = count, self._fillable(kept), self._rounding(kept)
 
     def _price(self, D: list[Dom], off: list[int]) -> None:
         """Multipliers from the LP over the bounds of ``D``, and the reduced costs they give."""
