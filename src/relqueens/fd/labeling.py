@@ -64,6 +64,7 @@ from .relaxation import (
     cost_of,
     counted,
     relaxations,
+    row_relaxations,
 )
 from .residues import residues, tables
 from .restarts import FIRST_NODES, RESTARTABLE, Restarts
@@ -941,7 +942,17 @@ class Label(Goal):
             now = {i: low(D[i], off[i]) for i in given[0] if i not in idxs}
             given = [g for g in given if all(g[i] == v for i, v in now.items())]
         skip = [tuple(values[i] for i in idxs) for values in given]
-        yield from self._solutions(S, store, store.D, idxs, skip=skip)
+        model = store.current()
+        refuting = row_relaxations(model, store.D, model.off) if idxs else (0, [])
+        if refuting is None:
+            return
+        top, bounds = refuting
+        nodes = DECIDING + 2 * len(idxs)
+        if bounds and not given and _decided(S, idxs, self.order, top, bounds, nodes) is False:
+            return
+        # (store.current(): the model as of S, posted to in a copy meanwhile)
+        prune = Refuting(store.current(), top, bounds) if bounds else None
+        yield from self._solutions(S, store, store.D, idxs, prune=prune, skip=skip)
 
     def _alone(
         self, S: State, store: FDStore, idxs: list[int]
@@ -1171,28 +1182,16 @@ class Label(Goal):
                 probes.tick()
                 return tighten(D)
 
-        def guide(i: int) -> int | None:
-            for r in bounds:
-                v = r.solution(i)
-                if v is not None:
-                    return v
-            return None
-
+        guide = _guide(bounds)
         select: str | Selector = self.select
         if probes is not None and select == "leftmost":
             # the best recorded comes first, whoever found it: this order decides only which
             # optimum that is, and first fail proves it sooner (an RCPSP of 12 tasks and two
             # cumulative resources: over a minute to 0.15 s)
             select = "ff"
-        if type(linear) is LagrangianBound:
-            lp, chosen = linear, SELECTORS[self.select]
-
-            def select(D: list[Dom], idxs: list[int], k: int, model: Model) -> int:
-                """The first variable the last LP left fractional, else the labeling's choice
-                (from the first variable: those before ``k`` may be open). This order decides
-                only which optimum the search meets first: the first answer."""
-                at = lp.fractional(D, idxs)
-                return at if at >= 0 else chosen(D, idxs, 0, model)
+        if type(linear) is LagrangianBound:  # this order decides only which optimum the
+            # search meets first: the first answer
+            select = _fractional_first(linear, SELECTORS[self.select])
 
         def at_limit(e: Exhausted) -> Iterator[State]:
             """The best solution so far, past the limit ``e``, to be the SearchLimit's best."""
@@ -1281,6 +1280,127 @@ class Label(Goal):
             if not given:
                 yield from at_limit(e)
             raise
+
+
+def _guide(bounds: list[Relaxation]) -> Callable[[int], int | None]:
+    """A search's ``guide``: the value of a variable in the first of ``bounds``' solutions
+    that has one."""
+
+    def guide(i: int) -> int | None:
+        for r in bounds:
+            v = r.solution(i)
+            if v is not None:
+                return v
+        return None
+
+    return guide
+
+
+def _fractional_first(lp: LagrangianBound, chosen: Selector) -> Selector:
+    """A selector: the first variable ``lp``'s last optimum left fractional, else ``chosen``'s
+    choice (from the first variable: those before ``k`` may be open)."""
+
+    def select(D: list[Dom], idxs: list[int], k: int, model: Model) -> int:
+        at = lp.fractional(D, idxs)
+        return at if at >= 0 else chosen(D, idxs, 0, model)
+
+    return select
+
+
+def _decided(
+    S: State, idxs: list[int], order: str, top: int, bounds: list[Relaxation], nodes: int
+) -> bool | None:
+    """Whether a labeling of ``idxs`` keeps the sum that ``bounds`` bound (see
+    :func:`~relqueens.fd.relaxation.row_relaxations`) within ``top``, decided in ``nodes``
+    nodes as branch and bound proves an optimum: a count of the sum's variables split first
+    where its costs follow another row's weights (see :func:`~relqueens.fd.relaxation.counted`);
+    ``None``: not decided so, or not counted.
+
+    A knapsack stated as a decision, whose values are the weights plus 10 (30 items, two
+    rows), took 0.7 s to refute a target one over the optimum in the labeling's order, and 6
+    ms so; 60 items, past 20 s.
+    """
+    items = counted(bounds)
+    if items is None:
+        return None
+    lp = next(r for r in bounds if type(r) is LagrangianBound)
+    model = cast("FDStore", store_of(S)).current()
+    goal = var(prefix="objective")
+    summed = _with(S, Relation("==", goal, Lin({model.vars[i]: a for i, a in lp.cost.items()}, 0)))
+    if summed is None:
+        return None  # (the labeling finds that too)
+    j = cast("FDStore", store_of(summed)).index_of(walk(goal, summed.data))
+    counting = None if j is None else _counting(summed, j, "min", items)
+    if counting is None:
+        return None
+    S, c, (const, found), split = counting
+    store = cast("FDStore", store_of(S))
+    model = store.current()
+    lp = next(r for r in found if type(r) is LagrangianBound)
+    left = [nodes]
+
+    def pause() -> bool:
+        left[0] -= 1
+        return left[0] < 0
+
+    for solved in search(
+        store.D, store, [*idxs, c], _fractional_first(lp, SELECTORS["leftmost"]), order,
+        accept=lambda D: True, prune=Refuting(model, top - const, found), guide=_guide(found),
+        split=split, pause=pause,
+    ):  # fmt: skip
+        return None if solved is False else True  # out of nodes, or a solution
+    return False
+
+
+DECIDING = 16
+"""The nodes, beside two for each variable, :func:`_decided` may spend before a labeling with
+no objective: refuting a correlated knapsack's target took it 10 to 20 nodes, and finding a
+packing that reaches it hundreds (the labeling's own search, cut by the LP, finds it sooner)."""
+
+WAIT = 15
+"""The most nodes between two LPs of a labeling with no objective (:class:`Refuting`): an LP
+that cuts nothing doubles the wait, one that cuts sets it back to none."""
+
+TRIAL, RARE = 64, 32
+"""After :data:`TRIAL` LPs, a labeling with no objective solves no more if fewer than one in
+:data:`RARE` cut (:class:`Refuting`): all 141,958 packings of 20 items and two rows worth at
+least 90 % of half the values, 40 cuts in 19,621 LPs, took 8.8 s against 6.5 without them."""
+
+
+class Refuting:
+    """A search's prune that cuts the nodes where one of ``bounds`` puts its row's sum above
+    ``top`` (see :func:`~relqueens.fd.relaxation.row_relaxations`), and narrows the variables
+    by the reduced costs where it does not. An LP that cuts nothing is solved again only after
+    :data:`WAIT` nodes at most, its last prices bounding those between; one that cuts too
+    rarely (:data:`RARE`) is dropped."""
+
+    __slots__ = ("bounds", "cuts", "model", "solved", "top", "wait", "waited")
+
+    def __init__(self, model: Model, top: int, bounds: list[Relaxation]) -> None:
+        self.model, self.top, self.bounds = model, top, bounds
+        self.wait = self.waited = 0
+        """The nodes the LP waits before it is solved again, and those waited."""
+        self.solved = self.cuts = 0
+        """The LPs solved, and those that cut."""
+
+    def __call__(self, D: list[Dom]) -> bool:
+        off, top, queue = self.model.off, self.top, set[int]()
+        for r in self.bounds:
+            if type(r) is not LagrangianBound:
+                b = r.bound(D, off, top)
+            elif self.waited < self.wait:
+                self.waited += 1
+                b = r.repriced(D, off)
+            elif self.solved >= TRIAL and self.cuts * RARE < self.solved:
+                continue
+            else:
+                b = r.bound(D, off, top)
+                cut = b is INFEASIBLE or b > top
+                self.solved, self.cuts = self.solved + 1, self.cuts + cut
+                self.wait, self.waited = 0 if cut else min(2 * self.wait + 1, WAIT), 0
+            if b is INFEASIBLE or b > top or not r.prune(D, off, top, queue):
+                return False
+        return not queue or fixpoint(D, queue, self.model)
 
 
 def _downward(d: int, o: int) -> Iterator[int]:

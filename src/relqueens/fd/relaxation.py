@@ -359,6 +359,7 @@ class LagrangianBound:
         "infeasible",
         "least",
         "lp",
+        "reaching",
         "reduced",
         "root",
         "rounding",
@@ -398,6 +399,9 @@ class LagrangianBound:
         """The multipliers' constant part, scaled."""
         self.least: int | float = 0
         """The priced objective's least over the last prices' domains, scaled."""
+        self.reaching: list[tuple[int, int, int]] = []
+        """``(reach, variable, reduced cost)`` of each variable whose reduced cost is not 0,
+        the most moving it over the root's span adds to the priced objective first."""
         self.count: int | None = None
         """A variable that counts the objective's (see :func:`counted`): branched on first."""
         self._price(D, off)
@@ -435,6 +439,10 @@ class LagrangianBound:
         self.solved = lp.solve(*self.ends)
         lam = [round(p * LAGRANGE_SCALE) for p in lp.prices]
         self.reduced = combined(self.scaled_cost, lam, self.row_weights)
+        reach = [abs(r) * (h - l) for r, l, h in zip(self.reduced, *self.root)]
+        self.reaching = sorted(
+            ((m, i, r) for m, i, r in zip(reach, self.ids, self.reduced) if m), reverse=True
+        )
         self.const = -sum(m * b for (_, b), m in zip(self.rows, lam))
         self.least = self.const + _least(zip(self.ids, self.reduced), D, off)
         self.infeasible = lp.ray is not None and self._refuted(lp.ray, D, off)
@@ -458,6 +466,14 @@ class LagrangianBound:
         self._price(D, off)
         if self.infeasible:
             return INFEASIBLE
+        return -(-self.least // LAGRANGE_SCALE)
+
+    def repriced(self, D: list[Dom], off: list[int]) -> int | float | None:
+        """The bound at ``D`` with the last prices, the LP not solved again (any prices give
+        a bound: those of a nearby node, nearly the LP's); :meth:`prune` then reads it."""
+        if self.infeasible:
+            return self.bound(D, off)
+        self.least = self.const + _least(zip(self.ids, self.reduced), D, off)
         return -(-self.least // LAGRANGE_SCALE)
 
     def solution(self, i: int) -> int | None:
@@ -629,21 +645,23 @@ class LagrangianBound:
 
     def prune(self, D: list[Dom], off: list[int], target: int, queue: set[int]) -> bool:
         """Keep each variable within ``slack / |r_i|`` of the end its reduced cost favours
-        (the reduced costs and the least of the last :meth:`bound`: ``D`` must be its domains,
-        or narrower, where that least is lower than theirs and the pruning weaker, still sound)."""
+        (the reduced costs and the least of the last :meth:`bound` or :meth:`repriced`: ``D``
+        must be its domains, or narrower, where that least is lower than theirs and the
+        pruning weaker, still sound)."""
         slack = LAGRANGE_SCALE * target - self.least
         if slack < 0:
             return False
-        for i, r in zip(self.ids, self.reduced):
-            if r:
-                d = D[i]
-                if type(d) is int:
-                    span = d.bit_length() - (d & -d).bit_length()
-                else:
-                    span = d.hi - d.lo
-                most = slack // (r if r > 0 else -r)
-                if most < span and not _within(D, off, i, most, r > 0, queue):
-                    return False
+        for reach, i, r in self.reaching:
+            if reach <= slack:  # nor any after it: its span would pass its root's
+                break
+            d = D[i]
+            if type(d) is int:
+                span = d.bit_length() - (d & -d).bit_length()
+            else:
+                span = d.hi - d.lo
+            most = slack // (r if r > 0 else -r)
+            if most < span and not _within(D, off, i, most, r > 0, queue):
+                return False
         return True
 
 
@@ -1422,11 +1440,7 @@ def _variables(r: KnapsackBound | Deferred | LagrangianBound) -> set[int]:
 
 def _bounded(knapsacks: list[KnapsackBound], D: list[Dom], off: list[int]) -> bool:
     """Whether every variable of ``knapsacks`` has finite bounds in ``D`` (an LP needs them)."""
-    return all(
-        type(low(D[i], off[i])) is int and type(high(D[i], off[i])) is int
-        for kb in knapsacks
-        for i in (*kb.weight, *kb.cost)
-    )
+    return all(_finite((*kb.weight, *kb.cost), D, off) for kb in knapsacks)
 
 
 COUNTED = 8
@@ -1498,6 +1512,24 @@ def relaxations(
     cost, const = {i: sign * c for i, c in form.items()}, sign * k
     if len(cost) < 2:
         return const, []
+    now = low(D[j], off[j]) if sense == "min" else -high(D[j], off[j])
+    useful = _useful(model, cost, const, defining, D, off, now)
+    return None if useful is None else (const, useful)
+
+
+def _useful(
+    model: Model,
+    cost: dict[int, int],
+    const: int,
+    defining: Linear | None,
+    D: list[Dom],
+    off: list[int],
+    now: int | float,
+    top: int | float = float("inf"),
+) -> list[Relaxation] | None:
+    """The relaxations of ``const + sum(cost_i x_i)`` over the model's rows but ``defining``
+    that bound it above ``now`` at ``D``; ``None`` when one proves ``D`` infeasible (or
+    bounds it above ``top``)."""
     tables = _tables(model, D, off)
     knapsacks, linked = _rows(model, cost, defining, tables, D, off)
     rows = sum(kb.mirror is None for kb in knapsacks)  # an equality's two halves are one row
@@ -1532,14 +1564,84 @@ def relaxations(
     assignment = _assignment(model, cost)
     if assignment is not None:
         found.append(assignment)
-    now = low(D[j], off[j]) if sense == "min" else -high(D[j], off[j])
     useful = []
     for r in found:
         b = r.bound(D, off)
         if type(r) is Deferred and b is not INFEASIBLE and const + b <= now:
             b = r.tabled(D, off)  # the LP alone bounds no better than propagation: its table now
-        if b is INFEASIBLE:
+        if b is INFEASIBLE or const + b > top:
             return None
         if const + b > now:
             useful.append(r)
-    return const, useful
+    return useful
+
+
+def row_relaxations(
+    model: Model, D: list[Dom], off: list[int]
+) -> tuple[int, list[Relaxation]] | None:
+    """Relaxations that refute the nodes where the model's inequalities cannot all hold, for
+    a labeling with no objective: ``(top, them)``, each bounding one row's sum, which must
+    stay at most ``top``; ``None`` when they prove ``D`` infeasible.
+
+    A knapsack stated as a decision (a value at least ``T``, weights within their
+    capacities) has no objective to bound, yet its rows' LP refutes what propagation,
+    one row at a time, does not. One of its sides (:func:`_sides`) of at least
+    :data:`COUNTED` variables, the one whose coefficients' sign most others' do not
+    share (the value's, against the weights'), stands for the objective, the other rows
+    for the constraints. None when no relaxation bounds it above propagation at ``D``,
+    or where the sides and the ``<=`` rows are all of one sign (a bin packing's or an
+    assignment's capacities: 12 items in 4 bins, 4 to 12 ms; their LP seldom cuts).
+    """
+    posted = linear_rows(model)
+    sides = _sides(posted, D, off) if len(posted) > 1 else []
+    if not sides:
+        return 0, []
+    signs = [_positive(cost.values()) for cost, _, _ in sides]
+    if len({*signs, *(_positive(a for _, a in p.terms) for p in posted if p.op == "<=")}) < 2:
+        return 0, []  # capacities alone (a bin packing's): the LP costs more than it cuts
+    cost, top, row = sides[min(range(len(sides)), key=lambda k: signs.count(signs[k]))]
+    useful = _useful(model, cost, 0, row, D, off, _least(cost.items(), D, off), top)
+    return None if useful is None else (top, useful)
+
+
+def _positive(coefficients: Iterable[int]) -> bool:
+    """Whether most of ``coefficients`` are positive."""
+    signs = [a > 0 for a in coefficients]
+    return sum(signs) * 2 > len(signs)
+
+
+def _sides(
+    posted: list[Linear], D: list[Dom], off: list[int]
+) -> list[tuple[dict[int, int], int, Linear]]:
+    """The inequalities ``sum(c_i x_i) <= top`` of at least :data:`COUNTED` variables, every
+    domain bounded, among rows ``posted``, as ``(c, top, row)``: each ``<=`` row; and each
+    side of an equality ``t == sum(c_i x_i) + k`` where a total ``t`` (in no other row) is
+    bounded closer than its sum is (``t <= C`` or ``t >= T``, a weight or a value stated
+    as a variable)."""
+    rows: dict[int, int] = {}
+    for p in posted:
+        for i in p.vars:
+            rows[i] = rows.get(i, 0) + 1
+    sides = []
+    for p in posted:
+        if len(p.terms) < COUNTED + (p.op == "==") or not _finite(p.vars, D, off):
+            continue
+        if p.op == "<=":
+            sides.append((dict(p.terms), -p.k, p))
+            continue
+        t, s = next(((i, a) for i, a in p.terms if a in (1, -1) and rows[i] == 1), (-1, 0))
+        if p.op != "==" or t < 0:
+            continue
+        cost = {i: -a * s for i, a in p.terms if i != t}  # t == sum(cost x) - k s
+        negated = {i: -c for i, c in cost.items()}
+        most, least = int(high(D[t], off[t])) + p.k * s, int(low(D[t], off[t])) + p.k * s
+        if most < -_least(negated.items(), D, off):
+            sides.append((cost, most, p))
+        if least > _least(cost.items(), D, off):
+            sides.append((negated, -least, p))
+    return sides
+
+
+def _finite(ids: Iterable[int], D: list[Dom], off: list[int]) -> bool:
+    """Whether every variable of ``ids`` has finite bounds in ``D`` (an LP needs them)."""
+    return all(type(low(D[i], off[i])) is int and type(high(D[i], off[i])) is int for i in ids)
