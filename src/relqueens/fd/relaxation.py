@@ -1630,7 +1630,7 @@ def _sides(
             sides.append((dict(p.terms), -p.k, p))
             continue
         t, s = next(((i, a) for i, a in p.terms if a in (1, -1) and rows[i] == 1), (-1, 0))
-        if p.op != "==" or t < 0:
+        if t < 0 or p.op != "==":  # no total, or a "!=" row
             continue
         cost = {i: -a * s for i, a in p.terms if i != t}  # t == sum(cost x) - k s
         negated = {i: -c for i, c in cost.items()}
