@@ -1588,18 +1588,23 @@ def row_relaxations(
     one row at a time, does not. One of its sides (:func:`_sides`) of at least
     :data:`COUNTED` variables, the one whose coefficients' sign most others' do not
     share (the value's, against the weights'), stands for the objective, the other rows
-    for the constraints. None when no relaxation bounds it above propagation at ``D``,
-    or where the sides and the ``<=`` rows are all of one sign (a bin packing's or an
-    assignment's capacities: 12 items in 4 bins, 4 to 12 ms; their LP seldom cuts).
+    for the constraints. None when no relaxation bounds it above propagation at ``D``;
+    where the sides and the ``<=`` rows are all of one sign (a bin packing's or an
+    assignment's capacities: 12 items in 4 bins, 4 to 12 ms; their LP seldom cuts); and
+    where every side is a count (its ``c_i`` all equal), which propagation bounds well (10
+    jobs in 12 slots, each slot's jobs counted, at most 2, in some at least 1: 2.9 to 8.5 ms
+    to a first timetable with their LP, and all 1,979 timetables of 8 jobs 36 to 90 ms).
+    The one taken is not a count.
     """
     posted = linear_rows(model)
     sides = _sides(posted, D, off) if len(posted) > 1 else []
-    if not sides:
-        return 0, []
     signs = [_positive(cost.values()) for cost, _, _ in sides]
+    weighed = [k for k, (cost, _, _) in enumerate(sides) if len(set(cost.values())) > 1]
+    if not weighed:
+        return 0, []  # counts alone: propagation bounds them well
     if len({*signs, *(_positive(a for _, a in p.terms) for p in posted if p.op == "<=")}) < 2:
         return 0, []  # capacities alone (a bin packing's): the LP costs more than it cuts
-    cost, top, row = sides[min(range(len(sides)), key=lambda k: signs.count(signs[k]))]
+    cost, top, row = sides[min(weighed, key=lambda k: signs.count(signs[k]))]
     useful = _useful(model, cost, 0, row, D, off, _least(cost.items(), D, off), top)
     return None if useful is None else (top, useful)
 
