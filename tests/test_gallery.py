@@ -210,6 +210,7 @@ def test_knapsack_is_optimal():
         assert len(taken) == len(items) and set(taken) <= {0, 1}
         assert sum(w for (_, w, _), t in zip(items, taken) if t) <= capacity
         assert sum(v for (_, _, v), t in zip(items, taken) if t) == best_value(items, capacity)
+        assert_worth(mod["pack"], items, capacity)
     rng = random.Random(7)
     for _ in range(10):
         small = [
@@ -219,6 +220,25 @@ def test_knapsack_is_optimal():
         taken = mod["pack"](small, capacity)
         assert sum(w for (_, w, _), t in zip(small, taken) if t) <= capacity
         assert sum(v for (_, _, v), t in zip(small, taken) if t) == best_value(small, capacity)
+        assert_worth(mod["pack"], small, capacity)
+
+
+def assert_worth(pack, items, capacity: int) -> None:
+    """``pack(..., at_least=v)`` finds a packing within ``capacity`` worth ``v`` for ``v`` up to
+    the best value, the first in the labeling's order (items packed first), and none past it."""
+    best = best_value(items, capacity)
+    for at_least in {0, best // 2, best - 1, best} - {-1}:
+        taken = pack(items, capacity, at_least=at_least)
+        assert sum(w for (_, w, _), t in zip(items, taken) if t) <= capacity
+        assert sum(v for (_, _, v), t in zip(items, taken) if t) >= at_least
+        if len(items) <= 12:  # the greatest packing worth it, in lexicographic order, is first
+            assert tuple(taken) == max(
+                p
+                for p in product((0, 1), repeat=len(items))
+                if sum(w for (_, w, _), t in zip(items, p) if t) <= capacity
+                and sum(v for (_, _, v), t in zip(items, p) if t) >= at_least
+            )
+    assert pack(items, capacity, at_least=best + 1) is None
 
 
 def test_knapsack_script():
@@ -238,8 +258,13 @@ def test_knapsack_script():
             in out
         )
     assert "value 755" in output("knapsack")
+    out = output("knapsack", "--at-least", "700")
+    assert 700 <= numbers(out.splitlines()[-1])[-1] <= 755
+    assert output("knapsack", "--at-least", "756") == "no packing within 300 is worth 756\n"
     assert_bad_input("knapsack", "--capacity", "-1", says="negative")
     assert_bad_input("knapsack", "--capacity", "heavy", says="integer")
+    assert_bad_input("knapsack", "--at-least", "-5", says="negative")
+    assert_bad_input("knapsack", "--at-least", "lots", says="integer")
 
 
 # --- magic squares ------------------------------------------------------------------------------
