@@ -1104,8 +1104,8 @@ class Label(Goal):
         if counting is not None:  # a count of the objective's variables, to branch on first
             S, c, relaxed, split = counting
             store, s = store_of(S), S.data  # type: ignore[assignment]  # as above
-            model = store.current()
             idxs = [*idxs, c]
+        model = store.current()  # (a count posted in a copy and not kept moved the model on)
         const, bounds = relaxed
 
         linear = next((r for r in bounds if isinstance(r, LP_BOUNDS)), None)

@@ -1373,7 +1373,18 @@ def _rows(
     their bound (the items' total over the capacity) only from the rows
     that put each item in some bin, which hold none of them.
     """
-    rows = [p for p in linear_rows(model) if p is not defining and p.op in ("<=", "==")]
+    counts = occurrences(model)
+    rows = []
+    for p in linear_rows(model):
+        if p is defining or p.op not in ("<=", "=="):
+            continue
+        t, s = _total(p, counts)
+        fit = t >= 0 and t not in cost and _finite(p.vars, D, off)
+        sides = _total_sides(p, t, s, D, off) if fit else []
+        # its sides, the total left out, where it has any: a knapsack's weight stated as a
+        # variable, w == dot(weights, x), w <= C, is then a knapsack's row (a count, with no
+        # side, stays: it is branched on)
+        rows += [Linear(tuple(c.items()), -top, "<=") for c, top in sides] if sides else [p]
     own = [p for p in rows if sum(i in cost for i in p.vars) >= 2]
     choices: Choices = {}
     rows += channels(model, D, off, tables) + hulls(tables, D, off, choices)
@@ -1597,7 +1608,7 @@ def row_relaxations(
     The one taken is not a count.
     """
     posted = linear_rows(model)
-    sides = _sides(posted, D, off) if len(posted) > 1 else []
+    sides = _sides(posted, D, off, occurrences(model)) if len(posted) > 1 else []
     signs = [_positive(cost.values()) for cost, _, _ in sides]
     weighed = [k for k, (cost, _, _) in enumerate(sides) if len(set(cost.values())) > 1]
     if not weighed:
@@ -1616,34 +1627,56 @@ def _positive(coefficients: Iterable[int]) -> bool:
 
 
 def _sides(
-    posted: list[Linear], D: list[Dom], off: list[int]
+    posted: list[Linear], D: list[Dom], off: list[int], counts: dict[int, int]
 ) -> list[tuple[dict[int, int], int, Linear]]:
     """The inequalities ``sum(c_i x_i) <= top`` of at least :data:`COUNTED` variables, every
-    domain bounded, among rows ``posted``, as ``(c, top, row)``: each ``<=`` row; and each
-    side of an equality ``t == sum(c_i x_i) + k`` where a total ``t`` (in no other row) is
-    bounded closer than its sum is (``t <= C`` or ``t >= T``, a weight or a value stated
-    as a variable)."""
-    rows: dict[int, int] = {}
-    for p in posted:
-        for i in p.vars:
-            rows[i] = rows.get(i, 0) + 1
+    domain bounded, among rows ``posted``, as ``(c, top, row)``: each ``<=`` row, and the
+    sides of each equality over a total (:func:`_total_sides`); ``counts``:
+    :func:`occurrences`."""
     sides = []
     for p in posted:
         if len(p.terms) < COUNTED + (p.op == "==") or not _finite(p.vars, D, off):
             continue
         if p.op == "<=":
             sides.append((dict(p.terms), -p.k, p))
-            continue
-        t, s = next(((i, a) for i, a in p.terms if a in (1, -1) and rows[i] == 1), (-1, 0))
-        if t < 0 or p.op != "==":  # no total, or a "!=" row
-            continue
-        cost = {i: -a * s for i, a in p.terms if i != t}  # t == sum(cost x) - k s
-        negated = {i: -c for i, c in cost.items()}
-        most, least = int(high(D[t], off[t])) + p.k * s, int(low(D[t], off[t])) + p.k * s
-        if most < -_least(negated.items(), D, off):
-            sides.append((cost, most, p))
-        if least > _least(cost.items(), D, off):
-            sides.append((negated, -least, p))
+        elif p.op == "==" and (total := _total(p, counts))[0] >= 0:
+            sides += [(c, top, p) for c, top in _total_sides(p, *total, D, off)]
+    return sides
+
+
+def occurrences(model: Model) -> dict[int, int]:
+    """How many of ``model``'s constraints each variable is in."""
+    counts: dict[int, int] = {}
+    for e in model.props:
+        held = e[1].vars if e[0] == "prop" else e[1:3] if e[0] == "ne" else [j for j, _ in e[3]]
+        for i in held:
+            counts[i] = counts.get(i, 0) + 1
+    return counts
+
+
+def _total(p: Linear, counts: dict[int, int]) -> tuple[int, int]:
+    """``(t, a)`` for a term ``a * t`` of equality ``p`` with ``a`` 1 or -1 over a variable in
+    no other constraint (a total: a weight or a value stated as a variable, bounded by its
+    domain alone); else ``(-1, 0)``."""
+    if p.op != "==":
+        return -1, 0
+    return next(((i, a) for i, a in p.terms if a in (1, -1) and counts.get(i) == 1), (-1, 0))
+
+
+def _total_sides(
+    p: Linear, t: int, s: int, D: list[Dom], off: list[int]
+) -> list[tuple[dict[int, int], int]]:
+    """The sides ``sum(c_i x_i) <= top`` of equality ``p``, ``s * t`` one of its terms, that
+    the total ``t``'s bounds in ``D`` hold closer than the sum's own bounds do (``t <= C``,
+    ``t >= T``), as ``(c, top)``."""
+    cost = {i: -a * s for i, a in p.terms if i != t}  # t == sum(cost x) - k s
+    negated = {i: -c for i, c in cost.items()}
+    most, least = int(high(D[t], off[t])) + p.k * s, int(low(D[t], off[t])) + p.k * s
+    sides = []
+    if most < -_least(negated.items(), D, off):
+        sides.append((cost, most))
+    if least > _least(cost.items(), D, off):
+        sides.append((negated, -least))
     return sides
 
 
