@@ -1377,6 +1377,8 @@ def _decided(
 def _climbed(store: FDStore, lp: LagrangianBound, top: int, idxs: list[int]) -> bool:
     """Whether ``lp``'s point, rounded and filled, or one its hill climb reaches, keeps its sum
     within ``top`` and is a solution over ``store``'s domains."""
+    if not set(idxs) <= lp.cost.keys():
+        return False  # a guess places the side's variables alone
     model = store.current()
     values = lp.rounded()
     while values is not None:
@@ -1425,11 +1427,11 @@ class Refuting:
         for r in self.bounds:
             if type(r) is not LagrangianBound:
                 b = r.bound(D, off, top)
+            elif self.solved >= TRIAL and self.cuts * RARE < self.solved:
+                continue  # dropped
             elif self.waited < self.wait:
                 self.waited += 1
                 b = r.repriced(D, off)
-            elif self.solved >= TRIAL and self.cuts * RARE < self.solved:
-                continue
             else:
                 b = r.bound(D, off, top)
                 cut = b is INFEASIBLE or b > top
