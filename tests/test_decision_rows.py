@@ -8,13 +8,11 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_equalities import posted
 
 from relqueens import SearchLimit, fd, run, run_all, vars
 from relqueens.fd import labeling
-from relqueens.fd.post import post_into
 from relqueens.fd.relaxation import row_relaxations
-from relqueens.fd.store import store_of
-from relqueens.logic.state import State
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -103,17 +101,8 @@ def test_the_row_whose_sign_the_others_do_not_share_stands_for_the_objective():
 
     with mock.patch.object(labeling, "row_relaxations", spy):
         assert run(1, xs, *goals, fd.label(xs))
-    ((top, bounds),) = seen
-    assert (
-        top == -340 and bounds
-    )  # -sum(values . x) <= -340 (the optimum is 341), bounded by the weights' LP
-
-
-def model_of(*constraints):
-    S = State()
-    assert post_into(S, constraints)
-    store = store_of(S)
-    return store.current(), store.D
+    ((top, bounds),) = seen  # -sum(values . x) <= -340 (the optimum is 341), the weights' LP
+    assert top == -340 and bounds
 
 
 def test_a_row_of_eight_variables_and_a_second_row_are_needed_for_a_relaxation():
@@ -123,15 +112,15 @@ def test_a_row_of_eight_variables_and_a_second_row_are_needed_for_a_relaxation()
         [fd.sum(xs[:7], "<=", 3), fd.sum(xs[1:], "<=", 3)],  # seven each
         [fd.sum(xs, "<=", 3)],  # one row
     ):
-        model, D = model_of(ones, *rows)
+        model, D = posted(ones, *rows)
         assert row_relaxations(model, D, model.off) == (0, [])
     # the value's row stands for the objective (a count is none: propagation bounds it): the
     # LP of three items is worth 21 (propagation: 36), 20 is within it
-    model, D = model_of(ones, fd.sum(xs, "<=", 3), fd.dot(range(1, 9), xs) >= 20)
+    model, D = posted(ones, fd.sum(xs, "<=", 3), fd.dot(range(1, 9), xs) >= 20)
     top, bounds = row_relaxations(model, D, model.off)
     assert top == -20 and bounds
     # three items are worth 21 at most: the LP refutes 22 at once (propagation: 36)
-    model, D = model_of(ones, fd.sum(xs, "<=", 3), fd.dot(range(1, 9), xs) >= 22)
+    model, D = posted(ones, fd.sum(xs, "<=", 3), fd.dot(range(1, 9), xs) >= 22)
     assert row_relaxations(model, D, model.off) is None
 
 
@@ -139,13 +128,13 @@ def test_a_sum_stated_as_a_bounded_total_is_a_side_as_its_inequality_is():
     xs, (count, value) = vars(8), vars(2)
     ones = fd.in_(*xs, fd.interval(0, 1))
     totals = [count == fd.dot([1] * 8, xs), value == fd.dot(range(1, 9), xs)]
-    model, D = model_of(ones, *totals, count <= 3, value >= 20)
+    model, D = posted(ones, *totals, count <= 3, value >= 20)
     top, bounds = row_relaxations(model, D, model.off)
     assert top == -20 and bounds  # as sum(xs) <= 3 and dot >= 20 above
-    model, D = model_of(ones, *totals, count <= 3, value >= 22)
+    model, D = posted(ones, *totals, count <= 3, value >= 22)
     assert row_relaxations(model, D, model.off) is None
     # a total bounded no closer than its sum (0..36) is no side, nor is a count
-    model, D = model_of(ones, *totals, count <= 3, value >= 0)
+    model, D = posted(ones, *totals, count <= 3, value >= 0)
     assert row_relaxations(model, D, model.off) == (0, [])
 
 
@@ -157,7 +146,7 @@ def test_counts_alone_take_no_relaxation():
     goals = [fd.in_(*cells, fd.interval(0, 1)), *(fd.sum(job, "==", 1) for job in jobs)]
     goals += [fd.sum([job[t] for job in jobs], "<=", 2) for t in range(12)]
     goals += [fd.sum([job[t] for job in jobs], ">=", 1) for t in range(0, 12, 2)]
-    model, D = model_of(*goals)
+    model, D = posted(*goals)
     assert row_relaxations(model, D, model.off) == (0, [])
 
 
@@ -271,10 +260,10 @@ def test_capacities_alone_of_one_sign_take_no_relaxation():
     goals = [fd.in_(*bins[0], *bins[1], fd.interval(0, 1))]
     goals += [fd.sum([a, b], "==", 1) for a, b in zip(*bins)]
     goals += [fd.scalar_product(weights, xs, "<=", 28) for xs in bins]
-    model, D = model_of(*goals)
+    model, D = posted(*goals)
     assert row_relaxations(model, D, model.off) == (0, [])
     # with a cover of opposite sign, as a value's: taken
-    model, D = model_of(*goals, fd.scalar_product(weights, bins[0], ">=", 27))
+    model, D = posted(*goals, fd.scalar_product(weights, bins[0], ">=", 27))
     top, bounds = row_relaxations(model, D, model.off)
     assert top == -27 and bounds
 
