@@ -1,6 +1,7 @@
 """Linear equalities combined: the values they fix together, checked by rank and by brute force."""
 
 import itertools
+import operator
 from fractions import Fraction
 
 import pytest
@@ -386,6 +387,74 @@ def test_offset_pairings_answer_as_brute_force_with_their_permutations_sum(model
         if all(check(a) for _, check in built)
     ]
     assert_same_answers(got, expected)
+
+
+@EXAMPLES
+@given(offset_pairings(), st.data())
+def test_offset_pairings_answer_as_brute_force_with_a_sum_stated_over_them(model, data):
+    """A sum stated over variables a group holds twice (``x`` and ``x + c``) is a sum of distinct
+    values (a :class:`DistinctSum`, posted before the group or after it), and one over a variable
+    outside the group as well is not: every answer once, in any goal order, labeled by
+    ``leftmost`` or ``ff``."""
+    gaps, domains, once, kind = model
+    domains = [*domains, set(range(len(gaps)))]  # and one variable outside the group
+    xs = vars(len(domains))
+    terms = [*xs[:-1], *(x + c for j, (x, c) in enumerate(zip(xs, gaps)) if j not in once)]
+    summed = data.draw(st.lists(st.integers(0, len(xs) - 1), min_size=2, unique=True))
+    op = data.draw(st.sampled_from(["==", "<=", ">="]))
+    total = data.draw(st.integers(0, 4 * len(gaps)))
+    compare = {"==": operator.eq, "<=": operator.le, ">=": operator.ge}[op]
+    built = [
+        (fd.in_(x, fd.domain(*sorted(d))), lambda a, i=i, d=d: a[i] in d)
+        for i, (x, d) in enumerate(zip(xs, domains))
+    ]
+    built.append(
+        (
+            getattr(fd, kind)(terms),
+            lambda a: (
+                len(
+                    vals := [
+                        *a[:-1],
+                        *(v + c for j, (v, c) in enumerate(zip(a, gaps)) if j not in once),
+                    ]
+                )
+                == len(set(vals))
+            ),
+        )
+    )
+    built.append(
+        (
+            fd.sum([xs[i] for i in summed], op, total),
+            lambda a: compare(sum(a[i] for i in summed), total),
+        )
+    )
+    goals = [g for g, _ in shuffled(data.draw, built)]
+    select = data.draw(st.sampled_from(["leftmost", "ff"]))
+    got = run(0, tuple(xs), *goals, fd.label(xs, select=select))
+    expected = [
+        a
+        for a in itertools.product(*(sorted(d) for d in domains))
+        if all(check(a) for _, check in built)
+    ]
+    assert_same_answers(got, expected)
+
+
+@pytest.mark.parametrize("sum_first", [False, True])
+def test_langfords_first_pairing_stated_as_offsets_is_found_soon_with_its_sum_stated_too(sum_first):
+    """L(2, 16) as offsets, with the sum of its first positions stated by hand (a redundant
+    constraint, as a clpfd user adds one), before the ``distinct`` or after it: that sum is one of
+    distinct values too, as the one the group implies (12,000 nodes when it was taken as a plain
+    sum and the group's own was left out as already stated)."""
+    n = 16
+    first = vars(n)
+    goals = [fd.in_(first[k], fd.interval(0, 2 * n - k - 3)) for k in range(n)]
+    cells = 2 * n * (2 * n - 1) // 2
+    stated = fd.sum(first, "==", (cells - sum(k + 2 for k in range(n))) // 2)
+    group = fd.distinct([*first, *(p + k + 2 for k, p in enumerate(first))])
+    goals += [stated, group] if sum_first else [group, stated]
+    (p,) = run(1, tuple(first), *goals, fd.label(list(first)), max_nodes=100)
+    taken = [q for k, q in enumerate(p) for q in (q, q + k + 2)]
+    assert sorted(taken) == list(range(2 * n))
 
 
 def test_langfords_first_pairing_stated_as_offsets_by_leftmost_is_found_soon():

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from math import gcd
 
 from .domain import DENSE, Dom, Domain
-from .post import Constraint, Posting
+from .post import Constraint, Posting, distinct_in
 from .propagators import DistinctSum, EqOffset, Linear, aligned, aligned_union, low, spread
 from .propagators import fixed as fixed_domain
 from .store import Model
@@ -139,8 +139,7 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
         if (
             len(terms) > 1
             and (row_key := key(row)) not in stated
-            and len({a for _, a in terms}) == 1
-            and any(_distinct(terms, g) for g in model.groups)
+            and any(distinct_in(terms, g) for g in model.groups)
         ):
             sums.append((terms, row[RHS]))
             stated.add(row_key)
@@ -152,13 +151,6 @@ def _without(row: Row, values: dict[int, int]) -> Row:
     out = {i: a for i, a in row.items() if i not in values}
     out[RHS] = row[RHS] - sum(a * values[i] for i, a in row.items() if i in values)
     return out
-
-
-def _distinct(terms: tuple[tuple[int, int], ...], group: frozenset[tuple[int, int]]) -> bool:
-    """Whether the variables of ``terms`` take distinct values by ``group`` (its terms ``x + c``
-    include each of them with one ``c``; a variable may be there twice, ``x`` and ``x + k``)."""
-    i = terms[0][0]
-    return any(all((j, c) in group for j, _ in terms) for k, c in group if k == i)
 
 
 def key(row: Row) -> frozenset[tuple[int, int]]:

@@ -1392,7 +1392,7 @@ class Posting:
             return BoolSum(terms, k, op, source)
         if op == "!=" or len({a for _, a in terms}) > 1:
             return Linear(terms, k, op, source)
-        if any(_within(terms, dict(g)) for g in self.store.current().groups):
+        if any(distinct_in(terms, g) for g in self.store.current().groups):
             return DistinctSum(terms, k, op, off, source)
         return Linear(terms, k, op, source)
 
@@ -1553,11 +1553,11 @@ class Posting:
         sums = model.posted(Linear)
         if known or not sums:
             return True
-        shift = dict(members)
+        group = frozenset(members)
         return all(
             self.attach(DistinctSum(p.terms, p.k, p.op, model.off, p.source, True))
             for p in sums
-            if p.op != "!=" and _within(p.terms, shift)
+            if p.op != "!=" and distinct_in(p.terms, group)
         )
 
     def anchor(self, value: int) -> int:
@@ -1662,13 +1662,19 @@ def _uncancelled(
     return [(w, a) for w, a in total.items() if a != 0], [w for w, a in total.items() if a == 0]
 
 
-def _within(terms: tuple[tuple[int, int], ...], shift: dict[int, int]) -> bool:
-    """True when ``terms`` share one coefficient and their variables share one shift of a ``distinct`` group."""
-    return (
-        len({a for _, a in terms}) == 1
-        and all(i in shift for i, _ in terms)
-        and len({shift[i] for i, _ in terms}) == 1
-    )
+def distinct_in(terms: tuple[tuple[int, int], ...], group: frozenset[tuple[int, int]]) -> bool:
+    """Whether ``terms`` share one coefficient and their variables take distinct values by
+    ``group`` (its terms ``x + c`` hold each of them with one same ``c``; a variable may be
+    there twice, ``x`` and ``x + k``, as Langford's positions are).
+
+    >>> group = frozenset({(0, 0), (1, 0), (0, 2), (1, 3)})      # x, y, x + 2, y + 3
+    >>> distinct_in(((0, 1), (1, 1)), group), distinct_in(((0, 1), (1, 2)), group)
+    (True, False)
+    """
+    if len({a for _, a in terms}) != 1:
+        return False
+    first = terms[0][0]
+    return any(all((j, c) in group for j, _ in terms) for i, c in group if i == first)
 
 
 def _boolean(d: Dom, o: int) -> bool:
