@@ -254,10 +254,40 @@ def test_a_magic_squares_sum_is_fixed_by_its_lines_over_a_permutation():
     assert all(a * 34 == b for line in lines for a, b in [sums[tuple(sorted(at[i] for i in line))]])
     known = D[:]
     known[model.index[s]] = 1 << (34 - model.off[model.index[s]])
-    assert fixed_by_equalities(model, known) is None  # s fixed already: nothing new
+    again = fixed_by_equalities(model, known)  # s fixed already: nothing to fix, but the lines
+    assert again.fixed == ()  # posted while s was open are sums of distinct values still
+    lined = {tuple(sorted(i for i, _ in terms)): (terms[0][1], b) for terms, b in again.sums}
+    assert all(
+        a * 34 == b for line in lines for a, b in [lined[tuple(sorted(at[i] for i in line))]]
+    )
     known[model.index[s]] = 1 << (33 - model.off[model.index[s]])
     assert fixed_by_equalities(model, known).fixed is None  # fixed otherwise: a contradiction
     assert list(run(1, s, *goals, fd.label(cells, select="ff"))) == [34]
+
+
+@pytest.mark.parametrize("total", ["constant", "free", "fixed", "pinned"])
+def test_a_magic_squares_lines_are_sums_of_distinct_values_however_their_total_is_stated(total):
+    """5 x 5, first by ``ff``: each line equal to 65, to a variable ``S`` the lines fix, to ``S``
+    in ``65..65``, or to ``S`` pinned by ``fd.eq`` after the lines, searches alike (404 nodes; ``S``
+    fixed by its domain took 1,568: its lines were plain sums, ``S`` a term of each, and the sums
+    of distinct values the equalities imply were left out as stated)."""
+    n = 5
+    cells, (s,) = vars(n * n), vars(1)
+    lines = [[r * n + c for c in range(n)] for r in range(n)]
+    lines += [[r * n + c for r in range(n)] for c in range(n)]
+    lines += [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
+    side = {"constant": 65, "free": s, "fixed": s, "pinned": s}[total]
+    goals = [
+        fd.in_(*cells, fd.interval(1, n * n)),
+        fd.in_(s, fd.interval(65, 65) if total == "fixed" else fd.interval(1, n**3)),
+        fd.all_distinct(cells),
+        *(fd.sum([cells[i] for i in line], "==", side) for line in lines),
+    ]
+    if total == "pinned":
+        goals.append(fd.eq(s, 65))
+    (square,) = run(1, tuple(cells), *goals, fd.label(cells, select="ff"), max_nodes=600)
+    assert sorted(square) == list(range(1, n * n + 1))
+    assert all(sum(square[i] for i in line) == 65 for line in lines)
 
 
 def test_equalities_that_fix_a_value_together_or_contradict_each_other():
@@ -394,8 +424,8 @@ def test_offset_pairings_answer_as_brute_force_with_their_permutations_sum(model
 def test_offset_pairings_answer_as_brute_force_with_a_sum_stated_over_them(model, data):
     """A sum stated over variables a group holds twice (``x`` and ``x + c``) is a sum of distinct
     values (a :class:`DistinctSum`, posted before the group or after it), and one over a variable
-    outside the group as well is not: every answer once, in any goal order, labeled by
-    ``leftmost`` or ``ff``."""
+    outside the group as well is not; its right-hand side a constant or a variable fixed before
+    or after: every answer once, in any goal order, labeled by ``leftmost`` or ``ff``."""
     gaps, domains, once, kind = model
     domains = [*domains, set(range(len(gaps)))]  # and one variable outside the group
     xs = vars(len(domains))
@@ -422,9 +452,18 @@ def test_offset_pairings_answer_as_brute_force_with_a_sum_stated_over_them(model
             ),
         )
     )
+    # the right-hand side a constant, a variable of that one value, or one pinned to it by fd.eq
+    # (before the sum or after it: then a plain row whose variable is fixed since)
+    side = data.draw(st.sampled_from(["constant", "fixed", "pinned"]))
+    (s,) = vars(1)
+    if side == "fixed":
+        built.append((fd.in_(s, fd.interval(total, total)), lambda a: True))
+    elif side == "pinned":
+        built.append((fd.in_(s, fd.interval(0, 4 * len(gaps))), lambda a: True))
+        built.append((fd.eq(s, total), lambda a: True))
     built.append(
         (
-            fd.sum([xs[i] for i in summed], op, total),
+            fd.sum([xs[i] for i in summed], op, total if side == "constant" else s),
             lambda a: compare(sum(a[i] for i in summed), total),
         )
     )
@@ -440,18 +479,29 @@ def test_offset_pairings_answer_as_brute_force_with_a_sum_stated_over_them(model
 
 
 @pytest.mark.parametrize("sum_first", [False, True])
-def test_langfords_first_pairing_stated_as_offsets_is_found_soon_with_its_sum_stated_too(sum_first):
+@pytest.mark.parametrize("side", ["constant", "fixed", "pinned"])
+def test_langfords_first_pairing_stated_as_offsets_is_found_soon_with_its_sum_stated_too(
+    sum_first, side
+):
     """L(2, 16) as offsets, with the sum of its first positions stated by hand (a redundant
-    constraint, as a clpfd user adds one), before the ``distinct`` or after it: that sum is one of
-    distinct values too, as the one the group implies (12,000 nodes when it was taken as a plain
-    sum and the group's own was left out as already stated)."""
+    constraint, as a clpfd user adds one), before the ``distinct`` or after it, equal to a
+    constant or to a variable of that one value (``s in h..h``; ``fd.eq(s, h)`` after the sum):
+    that sum is one of distinct values too, as the one the group implies (12,000 nodes, and
+    56,000 through ``s``, when it was taken as a plain sum and the group's own was left out as
+    already stated)."""
     n = 16
     first = vars(n)
     goals = [fd.in_(first[k], fd.interval(0, 2 * n - k - 3)) for k in range(n)]
     cells = 2 * n * (2 * n - 1) // 2
-    stated = fd.sum(first, "==", (cells - sum(k + 2 for k in range(n))) // 2)
+    half = (cells - sum(k + 2 for k in range(n))) // 2
+    (s,) = vars(1)
+    stated = [fd.sum(first, "==", half if side == "constant" else s)]
+    if side == "fixed":
+        stated.insert(0, fd.in_(s, fd.interval(half, half)))
+    elif side == "pinned":
+        stated = [fd.in_(s, fd.interval(0, 10**4)), *stated, fd.eq(s, half)]
     group = fd.distinct([*first, *(p + k + 2 for k, p in enumerate(first))])
-    goals += [stated, group] if sum_first else [group, stated]
+    goals += [*stated, group] if sum_first else [group, *stated]
     (p,) = run(1, tuple(first), *goals, fd.label(list(first)), max_nodes=100)
     taken = [q for k, q in enumerate(p) for q in (q, q + k + 2)]
     assert sorted(taken) == list(range(2 * n))

@@ -37,7 +37,16 @@ from math import gcd
 
 from .domain import DENSE, Dom, Domain
 from .post import Constraint, Posting, distinct_in
-from .propagators import DistinctSum, EqOffset, Linear, aligned, aligned_union, low, spread
+from .propagators import (
+    DistinctSum,
+    EqOffset,
+    Linear,
+    Pigeonhole,
+    aligned,
+    aligned_union,
+    low,
+    spread,
+)
 from .propagators import fixed as fixed_domain
 from .store import Model
 
@@ -100,6 +109,7 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
     True
     """
     off, rows, implied, plain = model.off, list[Row](), list[Row](), list[Row]()
+    distinct_sums = list[Row]()  # the rows posted as sums of distinct values
     for e in model.props:
         if e[0] != "prop":
             continue
@@ -109,13 +119,16 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
             (implied if p.implied else rows).append(row)
             if type(p) is Linear:  # not a sum of distinct values
                 plain.append(row)
+            elif isinstance(p, DistinctSum):
+                distinct_sums.append(row)
         elif type(p) is EqOffset:  # x == y + c
             rows.append(row_of(((p.x, 1), (p.y, -1)), p.c, D, off))
-    if not rows and not any(len({i for i, _ in g}) < len(g) for g in model.groups):
+    groups = distinct_groups(model)
+    if not rows and not any(len({i for i, _ in g}) < len(g) for g in groups):
         return None  # no equality, and no group holds a variable twice (x and x + k)
     rows, implied = ([r for r in found if len(r) > 1 or r[RHS]] for found in (rows, implied))
     posted = len(rows)  # the rows before are posted; the permutations' sums are not
-    rows += _permutation_sums(model, D)
+    rows += _permutation_sums(groups, model.off, D)
     if not rows or len(rows) > ROWS or (len(rows) < 2 and posted):
         return None  # (one permutation's sum alone: where it holds a variable twice)
     pivoted = reduced(rows)
@@ -131,15 +144,17 @@ def fixed_by_equalities(model: Model, D: list[Dom]) -> FixedByEqualities | None:
         for i, a in row.items()
         if i != RHS and not fixed_domain(D[i])
     )
-    stated = {key(row) for row in (*rows[:posted], *implied)}  # sums posted before included
+    # the sums of distinct values posted before; a plain row that is one (``sum(p) == s``, ``s``
+    # fixed since) still gets one
+    stated = {key(row) for row in (*distinct_sums, *implied) if len(row) > 1}
     values = {i: b // a for i, a, b in fixed if b % a == 0}
     sums = []  # of the reduced rows, and of the plain sums posted, by the values fixed now
-    for row in (*solved, *(_without(r, values) for r in plain if values.keys() & r.keys())):
+    for row in (*solved, *(_without(r, values) for r in plain)):
         terms = tuple((i, a) for i, a in row.items() if i != RHS)
         if (
             len(terms) > 1
             and (row_key := key(row)) not in stated
-            and any(distinct_in(terms, g) for g in model.groups)
+            and any(distinct_in(terms, g) for g in groups)
         ):
             sums.append((terms, row[RHS]))
             stated.add(row_key)
@@ -174,11 +189,26 @@ def row_of(terms: tuple[tuple[int, int], ...], rhs: int, D: list[Dom], off: list
     return row
 
 
-def _permutation_sums(model: Model, D: list[Dom]) -> list[Row]:
-    """``sum(x_i + c_i) == sum of the values`` for each ``distinct`` group of ``model`` whose
+def distinct_groups(model: Model) -> list[frozenset[tuple[int, int]]]:
+    """The ``distinct`` groups of ``model``, and the cliques of a pigeonhole that is no group's:
+    places kept apart by ``element`` or implications (Langford's positions stated cell by cell,
+    see :func:`~relqueens.fd.implied.implied_indices`), variables pairwise ``!=``."""
+    groups, off = list(model.groups), model.off
+    held = {frozenset(i for i, _ in g) for g in groups}
+    for p in model.posted(Pigeonhole):
+        if p.members not in held:
+            held.add(p.members)
+            groups.append(frozenset((x, s - off[x]) for x, s in p.shifts))  # one base: apart alike
+    return groups
+
+
+def _permutation_sums(
+    groups: list[frozenset[tuple[int, int]]], off: list[int], D: list[Dom]
+) -> list[Row]:
+    """``sum(x_i + c_i) == sum of the values`` for each of the ``distinct`` ``groups`` whose
     members (bitset domains) have among them as many values as there are members."""
-    off, rows = model.off, []
-    for group in model.groups:
+    rows = []
+    for group in groups:
         if spread(group, off) > DENSE:
             continue  # values far apart: far more of them than members
         union = aligned_union(D, aligned(tuple(group), off))

@@ -927,7 +927,11 @@ class Label(Goal):
                 S = S.copy()
                 if not post_into(S, extra):
                     return
-                s, store = S.data, store_of(S)
+                # and the equalities again, with the cliques found (their permutations' sums)
+                fixed = with_equalities(S, store_of(S))  # type: ignore[arg-type]  # posted: one
+                if fixed is None:
+                    return
+                S, s, store = fixed, fixed.data, store_of(fixed)
         if self.objective is not None:
             yield from self._best_first(S)
             return

@@ -1266,8 +1266,24 @@ class Posting:
         return b if self.post_flat({b: 1, target: -1}, 0, "==", rel) else False
 
     def post_flat(self, items: dict[int, int], k: int, op: str, source: object) -> bool:
-        """Post ``sum(a * x_i) + k  op  0`` over FD variable indices."""
-        items = {i: a for i, a in items.items() if a}
+        """Post ``sum(a * x_i) + k  op  0`` over FD variable indices; a variable fixed by now is a
+        constant (it stays so in this store), so ``sum(row) == s`` with ``s in 65..65`` is a row
+        over its terms alone, a sum of distinct values as ``sum(row) == 65`` is."""
+        D, off = self.store.D, self.store.model.off
+        kept = {}
+        for i, a in items.items():
+            d = D[i]
+            if not a:
+                continue
+            if type(d) is int:
+                if not d & (d - 1):
+                    k += a * (off[i] + d.bit_length() - 1)
+                    continue
+            elif d.lo == d.hi:
+                k += a * int(d.lo)
+                continue
+            kept[i] = a
+        items = kept
         if not items:
             return {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]
         if len(items) == 1:
