@@ -1268,22 +1268,14 @@ class Posting:
     def post_flat(self, items: dict[int, int], k: int, op: str, source: object) -> bool:
         """Post ``sum(a * x_i) + k  op  0`` over FD variable indices; a variable fixed by now is a
         constant (it stays so in this store), so ``sum(row) == s`` with ``s in 65..65`` is a row
-        over its terms alone, a sum of distinct values as ``sum(row) == 65`` is."""
-        D, off = self.store.D, self.store.model.off
-        kept = {}
-        for i, a in items.items():
-            d = D[i]
-            if not a:
-                continue
-            if type(d) is int:
-                if not d & (d - 1):
-                    k += a * (off[i] + d.bit_length() - 1)
-                    continue
-            elif d.lo == d.hi:
-                k += a * int(d.lo)
-                continue
-            kept[i] = a
-        items = kept
+        over its terms alone, a sum of distinct values as ``sum(row) == 65`` is. A unit
+        difference (``x - y - z == k``) keeps its terms: its propagator is domain consistent
+        once one is fixed, where ``y + z == x + k`` would keep bounds only."""
+        if op == "==" and len(items) == 3 and set(items.values()) == {1, -1}:
+            items = {i: a for i, a in items.items() if a}
+        else:
+            items, fixed = self.unfixed(items)
+            k += fixed
         if not items:
             return {"==": k == 0, "!=": k != 0, "<=": k <= 0}[op]
         if len(items) == 1:
@@ -1298,6 +1290,25 @@ class Posting:
         if op == "!=" and (apart := self.unequal_differences(pairs, k, source)) is not None:
             return apart
         return self.attach(self.sum_of(tuple(pairs), k, op, source))
+
+    def unfixed(self, items: dict[int, int]) -> tuple[dict[int, int], int]:
+        """``items`` without zero coefficients and the variables fixed by now, and the sum of
+        those variables' terms (``a * value``)."""
+        D, off = self.store.D, self.store.model.off
+        kept, k = {}, 0
+        for i, a in items.items():
+            d = D[i]
+            if not a:
+                continue
+            if type(d) is int:
+                if not d & (d - 1):
+                    k += a * (off[i] + d.bit_length() - 1)
+                    continue
+            elif d.lo == d.hi:
+                k += a * int(d.lo)
+                continue
+            kept[i] = a
+        return kept, k
 
     def unequal_differences(
         self, terms: list[tuple[int, int]], k: int, source: object
