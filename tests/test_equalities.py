@@ -12,7 +12,7 @@ from test_fd_property import all_interval, assert_same_answers, run, shuffled
 from relqueens import fd, vars
 from relqueens.fd import labeling
 from relqueens.fd.domain import as_domain
-from relqueens.fd.equalities import fixed_by_equalities
+from relqueens.fd.equalities import distinct_groups, fixed_by_equalities
 from relqueens.fd.post import post_into
 from relqueens.fd.propagators import fixed, low
 from relqueens.fd.store import store_of
@@ -288,6 +288,28 @@ def test_a_magic_squares_lines_are_sums_of_distinct_values_however_their_total_i
     (square,) = run(1, tuple(cells), *goals, fd.label(cells, select="ff"), max_nodes=600)
     assert sorted(square) == list(range(1, n * n + 1))
     assert all(sum(square[i] for i in line) == 65 for line in lines)
+
+
+def test_a_groups_own_pigeonhole_over_its_open_members_is_no_group_of_its_own():
+    """A Sudoku's units with givens: each unit's pigeonhole holds only the cells open when it was
+    posted, a subset of the group; the groups the equalities read are the 27 units, not 27 more
+    (twice the permutations' sums, past :data:`ROWS` with a killer Sudoku's cages)."""
+    cells = vars(81)
+    units = [[r * 9 + c for c in range(9)] for r in range(9)]
+    units += [[r * 9 + c for r in range(9)] for c in range(9)]
+    units += [
+        [(br + r) * 9 + bc + c for r in range(3) for c in range(3)]
+        for br in (0, 3, 6)
+        for bc in (0, 3, 6)
+    ]
+    givens = {0: 5, 10: 3, 20: 1, 40: 7, 60: 2, 80: 9}
+    model, _ = posted(
+        fd.in_(*cells, fd.interval(1, 9)),
+        *(fd.eq(cells[i], v) for i, v in givens.items()),
+        *(fd.distinct([cells[i] for i in unit]) for unit in units),
+    )
+    assert len(model.groups) == 27
+    assert sorted(map(len, distinct_groups(model))) == [9] * 27
 
 
 def test_equalities_that_fix_a_value_together_or_contradict_each_other():

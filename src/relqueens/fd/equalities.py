@@ -8,14 +8,17 @@ to 0.05 s). :func:`fixed_by_equalities` combines by Gauss-Jordan
 elimination, in integers, the equalities posted (:class:`Linear` ``==``
 rows and ``x == y + c``) and the sums of the ``distinct`` groups whose
 terms have exactly as many values as there are terms (a permutation: the
-sum of its values). Of the reduced echelon form:
+sum of its values), and of the cliques an implied pigeonhole keeps apart
+(:func:`distinct_groups`). Of the reduced echelon form:
 
 * a row of one term fixes its variable (a variable is fixed by the
   equalities exactly when its unit row lies in the space they span);
 * a row whose terms' common divisor does not divide its right-hand side has
   no integer point, and fails;
-* a row not posted whose terms share a coefficient over variables of one
-  group is posted too, as a sum of distinct values.
+* a row whose terms share a coefficient over variables of one group is
+  posted as a sum of distinct values, unless one is posted already: a row
+  not posted, or posted as a plain sum (``sum(line) == S`` while ``S`` was
+  open).
 
 Langford's pairs are the example of the last two: ``n`` numbers, each at
 positions ``p`` and ``p + k + 1`` of a permutation of ``0..2n-1``, give
@@ -190,14 +193,15 @@ def row_of(terms: tuple[tuple[int, int], ...], rhs: int, D: list[Dom], off: list
 
 
 def distinct_groups(model: Model) -> list[frozenset[tuple[int, int]]]:
-    """The ``distinct`` groups of ``model``, and the cliques of a pigeonhole that is no group's:
+    """The ``distinct`` groups of ``model``, and the cliques of a pigeonhole within none of them:
     places kept apart by ``element`` or implications (Langford's positions stated cell by cell,
-    see :func:`~relqueens.fd.implied.implied_indices`), variables pairwise ``!=``."""
+    see :func:`~relqueens.fd.implied.implied_indices`), variables pairwise ``!=``. (A group's
+    own pigeonhole holds its members open when it was posted: within the group, left out.)"""
     groups, off = list(model.groups), model.off
-    held = {frozenset(i for i, _ in g) for g in groups}
+    held = [frozenset(i for i, _ in g) for g in groups]
     for p in model.posted(Pigeonhole):
-        if p.members not in held:
-            held.add(p.members)
+        if not any(p.members <= h for h in held):
+            held.append(p.members)
             groups.append(frozenset((x, s - off[x]) for x, s in p.shifts))  # one base: apart alike
     return groups
 

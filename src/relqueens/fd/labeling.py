@@ -725,7 +725,8 @@ def with_counts(S: State) -> State | None:
 def with_equalities(S: State, store: FDStore) -> State | None:
     """``S`` with what its linear equalities fix together posted (see
     :func:`~relqueens.fd.equalities.fixed_by_equalities`; ``S`` itself if nothing), or ``None``
-    if they have no integer point together: done when a labeling starts."""
+    if they have no integer point together: done when a labeling starts, and again once the
+    implied constraints are posted (their cliques' sums)."""
     fixes = analysed(store, ("equalities",), lambda: fixed_by_equalities(store.current(), store.D))
     return _with(S, fixes)
 

@@ -1301,7 +1301,7 @@ class Posting:
             if not a:
                 continue
             if type(d) is int:
-                if not d & (d - 1):
+                if d and not d & (d - 1):
                     k += a * (off[i] + d.bit_length() - 1)
                     continue
             elif d.lo == d.hi:
