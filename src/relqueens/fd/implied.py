@@ -785,6 +785,12 @@ def may_group(model: Model) -> bool:
     return sum(1 for e in model.props if e[0] == "ne" and e[3] == 0) >= 6
 
 
+CLIQUES = (ImpliedDistinct, ImpliedIndices)
+"""The implied constraints that add cliques of no group (pigeonholes): the equalities, read again
+after them, may find their permutations' sums (see
+:func:`~relqueens.fd.equalities.distinct_groups`)."""
+
+
 def implied(model: Model, D: list[Dom]) -> list[Constraint]:
     """What :func:`implied_resources`, :func:`implied_distinct`, :func:`implied_matchings`,
     :func:`implied_loads` and :func:`implied_indices` find in ``model`` (domains ``D``): the

@@ -45,6 +45,7 @@ from .eliminations import implied_equations
 from .equalities import fixed_by_equalities
 from .errors import DomainError
 from .implied import (
+    CLIQUES,
     ImpliedMatchings,
     bound_pigeonholes,
     implied,
@@ -928,11 +929,13 @@ class Label(Goal):
                 S = S.copy()
                 if not post_into(S, extra):
                     return
-                # and the equalities again, with the cliques found (their permutations' sums)
-                fixed = with_equalities(S, store_of(S))  # type: ignore[arg-type]  # posted: one
-                if fixed is None:
-                    return
-                S, s, store = fixed, fixed.data, store_of(fixed)
+                s, store = S.data, store_of(S)
+                if any(type(c) in CLIQUES for c in extra):
+                    # the equalities again, with the cliques' sums (their permutations')
+                    fixed = with_equalities(S, store)  # type: ignore[arg-type]  # posted: one
+                    if fixed is None:
+                        return
+                    S, s, store = fixed, fixed.data, store_of(fixed)
         if self.objective is not None:
             yield from self._best_first(S)
             return

@@ -1271,7 +1271,7 @@ class Posting:
         over its terms alone, a sum of distinct values as ``sum(row) == 65`` is. A unit
         difference (``x - y - z == k``) keeps its terms: its propagator is domain consistent
         once one is fixed, where ``y + z == x + k`` would keep bounds only."""
-        if op == "==" and len(items) == 3 and set(items.values()) == {1, -1}:
+        if _unit_difference(op, list(items.values())):
             items = {i: a for i, a in items.items() if a}
         else:
             items, fixed = self.unfixed(items)
@@ -1407,7 +1407,7 @@ class Posting:
 
     def sum_of(self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object) -> Linear:
         """A :class:`DistinctSum` if ``terms`` share a coefficient and lie in one ``distinct`` group, else a :class:`Linear`."""
-        if op == "==" and len(terms) == 3 and {a for _, a in terms} == {1, -1}:
+        if _unit_difference(op, [a for _, a in terms]):
             return UnitDifference(terms, k, op, source)
         D, off = self.store.D, self.store.model.off
         if op == "==" and len(terms) > 2 and _counts(terms, D, off):
@@ -1687,6 +1687,12 @@ def _uncancelled(
         b = total.get(w, 0)
         total[w] = None if a is None or b is None else a + b
     return [(w, a) for w, a in total.items() if a != 0], [w for w, a in total.items() if a == 0]
+
+
+def _unit_difference(op: str, coefficients: list[int]) -> bool:
+    """Whether ``sum(a * x) + k op 0`` is a unit difference ``x - y - z == k`` (or ``x + y - z``):
+    a :class:`UnitDifference`, domain consistent once one term is fixed."""
+    return op == "==" and len(coefficients) == 3 and set(coefficients) == {1, -1}
 
 
 def distinct_in(terms: tuple[tuple[int, int], ...], group: frozenset[tuple[int, int]]) -> bool:
