@@ -32,7 +32,7 @@ from test_fd_property import (
 from relqueens import conde, eq, fd, queenso, vars
 from relqueens.fd import restarts
 from relqueens.fd.domain import Wide
-from relqueens.fd.labeling import KEYS
+from relqueens.fd.labeling import KEYS, _best
 from relqueens.fd.labeling import shuffled as shuffled_ties
 from relqueens.fd.store import Model
 
@@ -107,6 +107,29 @@ def test_shuffled_ties_pick_one_of_the_best(D, select, seed):
         assert k == -1
     else:
         assert key(D[k], k, model) == min(key(D[j], j, model) for j in open_)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(1, 2**9 - 1),
+            st.tuples(st.integers(-9, 9), st.integers(0, 9)).map(lambda t: Wide(t[0], t[0] + t[1])),
+        ),
+        max_size=12,
+    ),
+    st.integers(0, 2**32),
+    st.integers(1, 3),
+)
+def test_first_fail_with_random_ties_chooses_as_its_key_does(D, seed, calls):
+    """``ff``'s own selector for the restarts makes the choices of the general one over
+    :data:`KEYS`, from the same random numbers, call after call."""
+    model = Model()
+    model.off = [0] * len(D)
+    idxs = list(range(len(D)))
+    fast, general = shuffled_ties("ff", Random(seed)), _best(KEYS["ff"], Random(seed))
+    for _ in range(calls):
+        assert fast(D, idxs, 0, model) == general(D, idxs, 0, model)
 
 
 def langford(n):

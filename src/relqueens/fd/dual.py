@@ -71,30 +71,42 @@ def narrowest_value(
     """The branches ``(variable, bit)`` for a value of a permutation with fewer than ``below`` candidates, or ``None``.
 
     The value is one with the fewest candidates (ties at random); counts are
-    bit-sliced: ``levels[t]`` holds the values at least ``t + 1`` open members can take.
+    bit-sliced: bits ``c0`` to ``c3`` of a value's count of open members that can take it
+    are four bitsets, summed as a ripple-carry adder (``many``: sixteen or more).
 
     >>> narrowest_value([0b11, 0b11, 0b111], [((0, 0), (1, 0), (2, 0))], 3, Random(0))
     [(2, 4)]
     """
-    top = min(below - 1, LEVELS)
+    top = min(below - 1, LEVELS)  # the counts that may still win (fewer than the best so far)
     best: tuple[int, int, Group] | None = None
     for group in groups:
-        levels = [0] * (top + 1)
-        taken = 0
+        if top < 1:
+            break  # a value of one candidate: none is narrower
+        c0 = c1 = c2 = c3 = many = taken = 0
         for j, s in group:
             d = D[j] << s
             if not d & (d - 1):
                 taken |= d
                 continue
-            for t in range(top, 0, -1):
-                levels[t] |= levels[t - 1] & d
-            levels[0] |= d
-        if (levels[0] | taken).bit_count() != len(group):
+            carry = c0 & d
+            c0 ^= d
+            d = c1 & carry
+            c1 ^= carry
+            carry = c2 & d
+            c2 ^= d
+            many |= c3 & carry
+            c3 ^= carry
+        some = c0 | c1 | c2 | c3 | many
+        if (some | taken).bit_count() != len(group):
             continue  # more values than members (a value may go untaken); fewer: propagation fails it
-        for count in range(1, top + 1 if best is None else best[0]):
-            few = levels[0] & ~levels[count] & ~taken
+        some &= ~many & ~taken
+        for count in range(1, top + 1):
+            few = some
+            for bits, on in ((c0, count & 1), (c1, count & 2), (c2, count & 4), (c3, count & 8)):
+                few &= bits if on else ~bits
             if few:
                 best = (count, _pick(few, rng), group)
+                top = count - 1
                 break
     if best is None:
         return None

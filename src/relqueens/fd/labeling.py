@@ -258,7 +258,35 @@ SELECTORS: dict[str, Selector] = {
 
 def shuffled(select: str, rng: Random) -> Selector:
     """Selection ``select`` (a key of :data:`KEYS`) with its ties broken at random by ``rng``."""
-    return _best(KEYS[select], rng)
+    return _shuffled_ff(rng) if select == "ff" else _best(KEYS[select], rng)
+
+
+def _shuffled_ff(rng: Random) -> Selector:
+    """``_best(KEYS["ff"], rng)`` without a call for each variable's key (the restarts' dives
+    select at every node): the same choices, from the same random numbers."""
+    draw = rng.random
+
+    def select(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
+        best, least, ties = -1, 0, 0
+        for k, i in enumerate(idxs):
+            d = D[i]
+            if type(d) is int:
+                if not d & (d - 1):
+                    continue
+                n = d.bit_count()
+            elif d.lo == d.hi:
+                continue
+            else:
+                n = d.hi - d.lo + 1
+            if best < 0 or n < least:
+                best, least, ties = k, n, 1
+            elif n == least:
+                ties += 1
+                if draw() * ties < 1:  # each of the tied ones equally likely
+                    best = k
+        return best
+
+    return select
 
 
 def size(d: Dom) -> int:

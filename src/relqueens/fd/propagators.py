@@ -794,7 +794,7 @@ class Linear(Propagator):
     variable is left open and checks when none is.
     """
 
-    __slots__ = ("batched", "k", "on_bounds", "op", "strided", "terms")
+    __slots__ = ("batched", "domains", "k", "on_bounds", "op", "rest", "strided", "terms")
     LONG = 12
     """Sums of at least this many terms are batched (short ones run at once, which costs less)."""
 
@@ -808,6 +808,11 @@ class Linear(Propagator):
         self.strided = op == "==" and any(a not in (1, -1) for _, a in terms)
         """Whether the open terms' coefficients may share a factor the rest must divide
         (``2*y + 2*z == 1 - x``: ``x`` odd)."""
+        self.domains = itemgetter(*self.vars) if self.vars else _no_domains
+        """The terms' domains at once (one domain, not a tuple, for one term)."""
+        self.rest: object = None
+        """The terms' domains the last pass left as they were: a fixpoint (propagation depends
+        on them alone, so it is one again wherever they are the same)."""
 
     def linear(self) -> list[Inequality]:
         if self.op == "!=":
@@ -821,6 +826,9 @@ class Linear(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         if self.op == "!=":
             return self._not_equal(D, off, queue)
+        seen = self.domains(D)
+        if seen == self.rest:
+            return True  # woken by a change it made itself, or one it has seen: nothing to do
         terms, both = self.terms, self.op == "=="
         least = most = self.k
         spans = []
@@ -849,8 +857,10 @@ class Linear(Propagator):
         ):
             return False
         if widest <= -least and (not both or widest <= most):
+            self.rest = seen
             return True  # every term fits within what the others leave: nothing to narrow
         nd: Dom
+        moved = False
         for (j, a), (lo, hi) in zip(terms, spans):
             up = lo - least  # a * x_j may be at most this
             down = hi - most if both else lo  # ... and at least this
@@ -873,6 +883,9 @@ class Linear(Propagator):
                         return False
                     D[j] = nd
                     queue.add(j)
+                    moved = True
+        if not moved:
+            self.rest = seen
         return True
 
     def _unbounded(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
@@ -935,6 +948,11 @@ class Linear(Propagator):
         return narrow(D, queue, i, without(D[i], off[i], -total // a))
 
 
+def _no_domains(D: list[Dom]) -> tuple[()]:
+    """The domains of no terms."""
+    return ()
+
+
 def _indivisible(
     terms: tuple[tuple[int, int], ...], spans: Iterable[tuple[float, float]], k: int
 ) -> bool:
@@ -989,7 +1007,7 @@ class BoolSum(Linear):
     search costs a look for a spare, never a missed pruning.
     """
 
-    __slots__ = ("backwards", "domains", "hi", "lo", "watched")
+    __slots__ = ("backwards", "hi", "lo", "watched")
     on_fix = True
 
     def __init__(
@@ -1069,7 +1087,6 @@ class BoolLinear(Linear):
 
     __slots__ = (
         "coefficients",
-        "domains",
         "general",
         "largest",
         "negative",
@@ -1170,7 +1187,7 @@ class BoolCount(Linear):
     [3, 3, 2, 6]
     """
 
-    __slots__ = ("counted", "domains", "shift", "total")
+    __slots__ = ("counted", "shift", "total")
 
     def __init__(
         self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
@@ -1331,7 +1348,7 @@ class DistinctSum(Linear):
     union are read off tables of the sums for a window of its bits.
     """
 
-    __slots__ = ("domains", "hi", "implied", "lo", "seen", "shifts", "steps")
+    __slots__ = ("hi", "implied", "lo", "seen", "shifts", "steps")
 
     def __init__(
         self,
