@@ -91,7 +91,12 @@ def large_groups(draw):
         for j in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True)):
             D[j] |= 1 << v
     D = [d if d & (d - 1) else d | 1 << draw(st.integers(1, n - 1)) for d in D]  # all open
-    return D, [tuple((j, 0) for j in range(n))], draw(st.integers(1, 10)), draw(st.integers(0, 2**32))
+    return (
+        D,
+        [tuple((j, 0) for j in range(n))],
+        draw(st.integers(1, 10)),
+        draw(st.integers(0, 2**32)),
+    )
 
 
 @SETTINGS
