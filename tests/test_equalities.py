@@ -268,9 +268,11 @@ def test_a_magic_squares_sum_is_fixed_by_its_lines_over_a_permutation():
 @pytest.mark.parametrize("total", ["constant", "free", "fixed", "pinned"])
 def test_a_magic_squares_lines_are_sums_of_distinct_values_however_their_total_is_stated(total):
     """5 x 5, first by ``ff``: each line equal to 65, to a variable ``S`` the lines fix, to ``S``
-    in ``65..65``, or to ``S`` pinned by ``fd.eq`` after the lines, searches alike (404 nodes; ``S``
-    fixed by its domain took 1,568: its lines were plain sums, ``S`` a term of each, and the sums
-    of distinct values the equalities imply were left out as stated)."""
+    in ``65..65``, or to ``S`` pinned by ``fd.eq`` after the lines, searches alike (604 nodes, the
+    restarts' among them; ``S`` fixed by its domain took 1,568 with restarts after 500 nodes: its
+    lines were plain sums, ``S`` a term of each, and the sums of distinct values the equalities
+    imply were left out as stated; without those sums, ``S`` pinned takes 821, ``S`` free over
+    20,000)."""
     n = 5
     cells, (s,) = vars(n * n), vars(1)
     lines = [[r * n + c for c in range(n)] for r in range(n)]
@@ -285,7 +287,7 @@ def test_a_magic_squares_lines_are_sums_of_distinct_values_however_their_total_i
     ]
     if total == "pinned":
         goals.append(fd.eq(s, 65))
-    (square,) = run(1, tuple(cells), *goals, fd.label(cells, select="ff"), max_nodes=600)
+    (square,) = run(1, tuple(cells), *goals, fd.label(cells, select="ff"), max_nodes=700)
     assert sorted(square) == list(range(1, n * n + 1))
     assert all(sum(square[i] for i in line) == 65 for line in lines)
 

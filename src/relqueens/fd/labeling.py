@@ -68,7 +68,7 @@ from .relaxation import (
     row_relaxations,
 )
 from .residues import residues, tables
-from .restarts import FIRST_NODES, RESTARTABLE, Restarts
+from .restarts import RESTARTABLE, Restarts
 from .store import FDStore, is_int, store_of
 from .terms import Lin, Relation, listed, var
 from .trace import BRANCH, FAILED, SOLUTION, Narrowed, SearchTrace
@@ -849,10 +849,12 @@ class Label(Goal):
 
     __slots__ = ("branching", "objective", "order", "select", "trace", "variables")
     search_kind = STATES
-    ALONE = FIRST_NODES
+    ALONE = 500
     """The nodes, beside four for each variable, the labeling may spend without the implied
     constraints before it posts them (:meth:`_alone`; the matchings of crossing ``distinct``
-    groups only if it found no solution there, and with nothing to post it goes on)."""
+    groups only if it found no solution there, and with nothing to post it goes on). Then its
+    search starts again with them, and restarts race it after
+    :data:`~relqueens.fd.restarts.FIRST_NODES` more."""
 
     def __init__(
         self,

@@ -43,10 +43,11 @@ from .store import FDStore
 if TYPE_CHECKING:
     from ..logic.state import State
 
-FIRST_NODES = 500
-"""The labeling's own nodes, beside four for each variable, before the first restart (at 1,000,
-Langford's L(2, 27) by ``ff`` took 0.054 s, 0.036 s at 500; a 6 x 6 magic square's first
-square by ``ff`` went 0.16 to 0.26 s, a search its restarts do not help)."""
+FIRST_NODES = 100
+"""The labeling's own nodes, beside four for each variable, before the first restart. At 1,000,
+Langford's L(2, 27) by ``ff`` took 0.054 s; 0.036 s at 500, 0.009 s at 100, where L(3, 26)
+went 0.64 to 0.05 s and a 6 x 6 magic square's first square 0.18 to 0.07-0.10 s (a 5 x 5's
+0.031 to 0.043 s, SWI's 0.59 s); below 100, some got slower by far (L(3, 26) 1.8 s at 1)."""
 
 RESTARTABLE = ("ff", "ffc", "min", "max")
 """The selections whose ties restarts break at random (``leftmost`` has none)."""
