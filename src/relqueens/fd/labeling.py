@@ -48,6 +48,7 @@ from .implied import (
     CLIQUES,
     ImpliedMatchings,
     bound_pigeonholes,
+    decided_relations,
     implied,
     implied_counts,
     loose_groups,
@@ -899,7 +900,10 @@ class Label(Goal):
         idxs = _few(store, values) if alone and store is not None else None
         few = idxs is not None
         if store is not None and not few:
-            fixed = with_equalities(S, store)
+            fixed = _with(S, decided_relations(store.current(), store.D))
+            fixed = (
+                None if fixed is None else with_equalities(fixed, cast("FDStore", store_of(fixed)))
+            )
             fixed = None if fixed is None else with_counts(fixed)
             if fixed is None:
                 return
