@@ -83,7 +83,7 @@ def test_the_value_branched_on_has_the_fewest_candidates(model):
 @st.composite
 def large_groups(draw):
     """A permutation of 16 to 24 members where one value has one candidate fewer than members
-    (a count of 15 to 23: past the four bits counted), the others 1 to 4 candidates."""
+    (a count of 15 to 23: from 16 on, past the four bits counted), the others 1 to 4 candidates."""
     n = draw(st.integers(16, 24))
     D = [1] * n  # value 0: every member's but one
     D[draw(st.integers(0, n - 1))] = 0

@@ -1000,7 +1000,7 @@ class Label(Goal):
         self, S: State, store: FDStore, idxs: list[int]
     ) -> Iterator[tuple[State, list[Dom]] | None]:
         """The solutions (state and domains) of the labeling without the implied constraints,
-        in its order, within :attr:`ALONE` nodes (the labeling's own before restarts); ``None``
+        in its order, within :attr:`ALONE` nodes (and four a variable); ``None``
         when they ran out before the whole tree was searched. Asked for more after that, it
         goes on with the same search, to its end.
 

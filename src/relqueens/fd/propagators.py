@@ -794,7 +794,7 @@ class Linear(Propagator):
     variable is left open and checks when none is.
     """
 
-    __slots__ = ("batched", "domains", "k", "on_bounds", "op", "rest", "strided", "terms")
+    __slots__ = ("base", "batched", "held", "k", "on_bounds", "op", "rest", "strided", "terms")
     LONG = 12
     """Sums of at least this many terms are batched (short ones run at once, which costs less)."""
 
@@ -808,11 +808,13 @@ class Linear(Propagator):
         self.strided = op == "==" and any(a not in (1, -1) for _, a in terms)
         """Whether the open terms' coefficients may share a factor the rest must divide
         (``2*y + 2*z == 1 - x``: ``x`` odd)."""
-        self.domains = itemgetter(*self.vars) if self.vars else _no_domains
-        """The terms' domains at once (one domain, not a tuple, for one term)."""
+        self.held = itemgetter(*self.vars) if self.vars else _no_domains
+        """The terms' domains (or offsets) at once: one, not a tuple, for one term."""
         self.rest: object = None
-        """The terms' domains the last pass left as they were: a fixpoint (propagation depends
-        on them alone, so it is one again wherever they are the same)."""
+        """The terms' domains that the last pass narrowing nothing found, a fixpoint: propagation
+        depends on them and their offsets alone, so wherever both are the same it is one again."""
+        self.base: object = None
+        """The terms' offsets with :attr:`rest` (a branch may rebase a variable elsewhere)."""
 
     def linear(self) -> list[Inequality]:
         if self.op == "!=":
@@ -826,9 +828,9 @@ class Linear(Propagator):
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         if self.op == "!=":
             return self._not_equal(D, off, queue)
-        seen = self.domains(D)
-        if seen == self.rest:
-            return True  # woken by a change it made itself, or one it has seen: nothing to do
+        seen = self.held(D)
+        if seen == self.rest and self.held(off) == self.base:
+            return True  # woken again on domains it found to be a fixpoint: nothing to do
         terms, both = self.terms, self.op == "=="
         least = most = self.k
         spans = []
@@ -857,7 +859,7 @@ class Linear(Propagator):
         ):
             return False
         if widest <= -least and (not both or widest <= most):
-            self.rest = seen
+            self.rest, self.base = seen, self.held(off)
             return True  # every term fits within what the others leave: nothing to narrow
         nd: Dom
         moved = False
@@ -885,7 +887,7 @@ class Linear(Propagator):
                     queue.add(j)
                     moved = True
         if not moved:
-            self.rest = seen
+            self.rest, self.base = seen, self.held(off)
         return True
 
     def _unbounded(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
@@ -1007,7 +1009,7 @@ class BoolSum(Linear):
     search costs a look for a spare, never a missed pruning.
     """
 
-    __slots__ = ("backwards", "hi", "lo", "watched")
+    __slots__ = ("backwards", "domains", "hi", "lo", "watched")
     on_fix = True
 
     def __init__(
@@ -1087,6 +1089,7 @@ class BoolLinear(Linear):
 
     __slots__ = (
         "coefficients",
+        "domains",
         "general",
         "largest",
         "negative",
@@ -1187,7 +1190,7 @@ class BoolCount(Linear):
     [3, 3, 2, 6]
     """
 
-    __slots__ = ("counted", "shift", "total")
+    __slots__ = ("counted", "domains", "shift", "total")
 
     def __init__(
         self, terms: tuple[tuple[int, int], ...], k: int, op: str, source: object = None
@@ -1348,7 +1351,7 @@ class DistinctSum(Linear):
     union are read off tables of the sums for a window of its bits.
     """
 
-    __slots__ = ("hi", "implied", "lo", "seen", "shifts", "steps")
+    __slots__ = ("domains", "hi", "implied", "lo", "seen", "shifts", "steps")
 
     def __init__(
         self,
