@@ -114,3 +114,20 @@ def test_a_knapsack_whose_capacity_is_reified_and_then_fixed_searches_as_the_pla
         ((packing),) = run(1, tuple(xs), *goals, max_nodes=1_000)
         best.append(sum(v * x for v, x in zip(values, packing)))
     assert best[0] == best[1]
+
+
+def test_branch_and_bound_by_max_or_min_labels_the_objective_last():
+    """The objective, whose bounds are the widest, was the first variable ``max`` chose, its
+    values tried one by one: a knapsack of 9 items minimised took 1,900 nodes by ``max`` and
+    ``down``, 28 by ``leftmost``."""
+    weights = ([12, 7, 11, 19, 1, 17, 27, 29, 20], [16, 4, 9, 14, 30, 7, 30, 16, 10])
+    values = [39, 23, 4, 32, 21, 17, -2, 24, 24]
+    for select in ("max", "min", "leftmost"):
+        xs = vars(9)
+        goals = [fd.in_(*xs, fd.interval(0, 1))]
+        goals += [fd.scalar_product(w, xs, "<=", c) for w, c in zip(weights, (71, 81))]
+        goals += [xs[4] <= xs[5], xs[0] <= xs[3], xs[6] + xs[0] <= 1, xs[2] + xs[5] <= 1]
+        cost = fd.dot(values, xs)
+        label = fd.label(xs, select=select, order="down", minimize=cost)
+        ((best),) = run(1, tuple(xs), *goals, label, max_nodes=200)
+        assert sum(v * x for v, x in zip(values, best)) == -2

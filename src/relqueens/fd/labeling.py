@@ -1124,6 +1124,7 @@ class Label(Goal):
         j: int
         j, model = store.index_of(w), store.current()  # type: ignore[assignment]  # w has a domain
         branching = self.branching_for(store.D, idxs)  # by the variables given, not the objective
+        given = len(idxs)  # the variables given come first; the objective (and a count) after
         idxs = idxs + [j] if j not in idxs else idxs
         off = model.off[j]
         best: list[int | float] = []
@@ -1221,6 +1222,8 @@ class Label(Goal):
 
         guide = _guide(bounds)
         select: str | Selector = self.select
+        if select in STEP_FIRST:
+            select = _given_first(SELECTORS[select], given)
         if probes is not None and select == "leftmost":
             # the best recorded comes first, whoever found it: this order decides only which
             # optimum that is, and first fail proves it sooner (an RCPSP of 12 tasks and two
@@ -1228,7 +1231,7 @@ class Label(Goal):
             select = "ff"
         if type(linear) is LagrangianBound:  # this order decides only which optimum the
             # search meets first: the first answer
-            select = _fractional_first(linear, SELECTORS[self.select])
+            select = _fractional_first(linear, select if callable(select) else SELECTORS[select])
 
         def at_limit(e: Exhausted) -> Iterator[State]:
             """The best solution so far, past the limit ``e``, to be the SearchLimit's best."""
@@ -1347,6 +1350,19 @@ def _guide(bounds: list[Relaxation]) -> Callable[[int], int | None]:
         return None
 
     return guide
+
+
+def _given_first(chosen: Selector, given: int) -> Selector:
+    """``chosen`` over the first ``given`` variables (the labeling's), then the others leftmost
+    (the objective and a count, which branch and bound adds): by ``min`` or ``max`` the
+    objective, of the widest bounds, came first, its values tried one by one (a knapsack of 9
+    items minimised, by ``max`` and ``down``: 1,900 nodes and 34 ms; by ``leftmost`` 28)."""
+
+    def select(D: list[Dom], idxs: list[int], k: int, model: Model) -> int:
+        found = chosen(D, idxs[:given], k, model)
+        return found if found >= 0 else _leftmost(D, idxs, given, model)
+
+    return select
 
 
 def _fractional_first(lp: LagrangianBound, chosen: Selector) -> Selector:
