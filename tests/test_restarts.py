@@ -83,15 +83,15 @@ def test_a_raced_labeling_gives_every_solution_once(model):
     assert every == plain
 
 
+def domains(max_size):
+    """Lists of bitset domains and Wide ones (as bounds), some fixed."""
+    wide = st.tuples(st.integers(-9, 9), st.integers(0, 9)).map(lambda t: Wide(t[0], t[0] + t[1]))
+    return st.lists(st.one_of(st.integers(1, 2**9 - 1), wide), max_size=max_size)
+
+
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.integers(1, 2**9 - 1),
-            st.tuples(st.integers(-9, 9), st.integers(0, 9)).map(lambda t: Wide(t[0], t[0] + t[1])),
-        ),
-        max_size=10,
-    ),
+    domains(max_size=10),
     st.sampled_from(sorted(KEYS)),
     st.integers(0, 2**32),
 )
@@ -111,13 +111,7 @@ def test_shuffled_ties_pick_one_of_the_best(D, select, seed):
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.integers(1, 2**9 - 1),
-            st.tuples(st.integers(-9, 9), st.integers(0, 9)).map(lambda t: Wide(t[0], t[0] + t[1])),
-        ),
-        max_size=12,
-    ),
+    domains(max_size=12),
     st.integers(0, 2**32),
     st.integers(1, 3),
 )

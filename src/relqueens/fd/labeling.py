@@ -222,24 +222,38 @@ def _best(
     return select
 
 
-def _ff(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
-    """First-fail: the open variable with the fewest values, ties leftmost (two values: at once)."""
-    best, least = -1, 0
-    for k, i in enumerate(idxs):
-        d = D[i]
-        if type(d) is int:
-            if not d & (d - 1):
+def _first_fail(draw: Callable[[], float] | None = None) -> Selector:
+    """First-fail: the open variable with the fewest values; ties leftmost (two values: at
+    once), or, with ``draw`` (a restart's random numbers), at random: the choices of
+    ``_best(KEYS["ff"], rng)``, from the same numbers, without a call for each variable's key
+    (the restarts' dives select at every node)."""
+
+    def select(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
+        best, least, ties = -1, 0, 0
+        for k, i in enumerate(idxs):
+            d = D[i]
+            if type(d) is int:
+                if not d & (d - 1):
+                    continue
+                n = d.bit_count()
+            elif d.lo == d.hi:
                 continue
-            n = d.bit_count()
-        elif d.lo == d.hi:
-            continue
-        else:
-            n = d.hi - d.lo + 1
-        if n < least or best < 0:
-            if n == 2:
-                return k  # no open variable has fewer
-            best, least = k, n
-    return best
+            else:
+                n = d.hi - d.lo + 1
+            if best < 0 or n < least:
+                if n == 2 and draw is None:
+                    return k  # no open variable has fewer
+                best, least, ties = k, n, 1
+            elif n == least and draw is not None:
+                ties += 1
+                if draw() * ties < 1:  # each of the tied ones equally likely
+                    best = k
+        return best
+
+    return select
+
+
+_ff = _first_fail()
 
 
 KEYS: dict[str, Callable[[Dom, int, Model], Any]] = {
@@ -259,35 +273,7 @@ SELECTORS: dict[str, Selector] = {
 
 def shuffled(select: str, rng: Random) -> Selector:
     """Selection ``select`` (a key of :data:`KEYS`) with its ties broken at random by ``rng``."""
-    return _shuffled_ff(rng) if select == "ff" else _best(KEYS[select], rng)
-
-
-def _shuffled_ff(rng: Random) -> Selector:
-    """``_best(KEYS["ff"], rng)`` without a call for each variable's key (the restarts' dives
-    select at every node): the same choices, from the same random numbers."""
-    draw = rng.random
-
-    def select(D: list[Dom], idxs: list[int], k0: int, model: Model) -> int:
-        best, least, ties = -1, 0, 0
-        for k, i in enumerate(idxs):
-            d = D[i]
-            if type(d) is int:
-                if not d & (d - 1):
-                    continue
-                n = d.bit_count()
-            elif d.lo == d.hi:
-                continue
-            else:
-                n = d.hi - d.lo + 1
-            if best < 0 or n < least:
-                best, least, ties = k, n, 1
-            elif n == least:
-                ties += 1
-                if draw() * ties < 1:  # each of the tied ones equally likely
-                    best = k
-        return best
-
-    return select
+    return _first_fail(rng.random) if select == "ff" else _best(KEYS[select], rng)
 
 
 def size(d: Dom) -> int:
