@@ -64,6 +64,16 @@ def test_a_group_gets_its_pigeonhole_once_bound(stated):
         run(1, m, *goals, max_nodes=1_000)
 
 
+def test_the_best_found_by_the_quick_search_gives_a_group_its_pigeonhole_at_once():
+    """With two rows beside it, branch and bound searches alone first (``Label.QUICK`` nodes),
+    and finds the largest at 6 there; the relaxations found, the group gets its pigeonhole
+    then, not at a better bound it will not find (5,000 nodes so)."""
+    xs, m = vars(7), var()
+    goals = [fd.in_(*xs, fd.interval(0, 20)), fd.distinct(xs), m == fd.max_(*xs)]
+    goals += [xs[0] + xs[1] <= 40, xs[2] + xs[3] <= 40, fd.label(xs, minimize=m)]
+    assert run(1, m, *goals, max_nodes=labeling.Label.QUICK + 10) == (6,)
+
+
 @pytest.mark.parametrize("select", ["leftmost", "ff", "ffc"])
 @pytest.mark.parametrize("sense", ["minimize", "maximize"])
 def test_an_objective_kept_as_bounds_stays_so_while_groups_could_get_pigeonholes(sense, select):

@@ -348,9 +348,10 @@ def test_rows_whose_right_hand_sides_cancel_are_eliminated_alike():
 def test_langfords_pairs_exist_only_where_the_equalities_have_an_integer_point(n, offsets):
     """Each number ``k`` at positions ``p`` and ``p + k + 1`` of ``0..2n-1``, all different: the
     permutation's sum gives ``2 sum(p) == n (2n - 1) - sum(k + 1)``, odd for ``n`` 1 or 2 modulo
-    4, where no pairing exists (refuted before the search, within 10 nodes); else the first
-    pairing is found. The seconds are variables (``s == p + k + 1``) or offset terms in the
-    group itself, which then holds each first twice."""
+    4, where no pairing exists (refuted once the quick search's ``Label.QUICK`` nodes have run
+    out, within 10 more; without the sum, L(2,5) takes over 26 and L(2,9) over 10,000); else
+    the first pairing is found. The seconds are variables (``s == p + k + 1``) or offset terms
+    in the group itself, which then holds each first twice."""
     first = vars(n)
     if offsets:
         second = [p + k + 1 for k, p in enumerate(first, start=1)]
@@ -363,8 +364,13 @@ def test_langfords_pairs_exist_only_where_the_equalities_have_an_integer_point(n
             fd.all_distinct([*first, *second]),
         ]
         goals += [s == p + k + 1 for k, (p, s) in enumerate(zip(first, second), start=1)]
+    refuted = labeling.Label.QUICK + 10
     found = run(
-        1, tuple(first), *goals, fd.label(list(first)), max_nodes=None if n % 4 in (0, 3) else 10
+        1,
+        tuple(first),
+        *goals,
+        fd.label(list(first)),
+        max_nodes=None if n % 4 in (0, 3) else refuted,
     )
     assert bool(found) == (n % 4 in (0, 3))
     if found:
@@ -583,14 +589,15 @@ def langford(n):
 
 
 @pytest.mark.parametrize(
-    ("n", "few", "nodes"), [(3, True, None), (4, True, None), (5, False, 10), (7, False, None)]
+    ("n", "few", "nodes"),
+    [(3, True, None), (4, True, None), (5, False, labeling.Label.QUICK + 10), (7, False, None)],
 )
 def test_a_labeling_of_few_combinations_searches_before_combining_the_equalities(
     monkeypatch, n, few, nodes
 ):
     """Combining the equalities costs more than a search over at most ``FEW`` combinations
-    (L(2,3): 0.29 to 0.19 ms); a bigger labeling combines them first (L(2,5), whose
-    permutation sum is odd, is refuted within 10 nodes)."""
+    (L(2,3): 0.29 to 0.19 ms); a bigger labeling combines them once its quick search runs out
+    (L(2,5), whose permutation sum is odd, is refuted within 10 nodes more)."""
     calls = []
 
     def counted(model, D):

@@ -1,0 +1,197 @@
+"""A labeling's quick search: ``Label.QUICK`` nodes before any analysis at its root.
+
+A tree that ends within them pays for no analysis (the equalities combined, the implied
+constraints, the relaxations of an objective over several rows); one that does not goes on
+with them, its answers given once each (those of the quick search skipped after).
+"""
+
+import itertools
+from operator import mul
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from relqueens import fd, run, vars
+from relqueens.fd import labeling
+
+EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def spied(monkeypatch, name):
+    """Count the calls of ``labeling.<name>`` (a list that grows by one a call)."""
+    calls, real = [], getattr(labeling, name)
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(labeling, name, spy)
+    return calls
+
+
+def send_more():
+    letters = vars(8)
+    s, e, n, d, m, o, r, y = letters
+    goals = [
+        fd.in_(*letters, fd.interval(0, 9)),
+        fd.distinct(letters),
+        s > 0,
+        m > 0,
+        fd.dot([1000, 100, 10, 1, 1000, 100, 10, 1], [s, e, n, d, m, o, r, e])
+        == fd.dot([10000, 1000, 100, 10, 1], [m, o, n, e, y]),
+    ]
+    return letters, goals
+
+
+def magic_square():
+    cells = vars(9)
+    lines = [cells[0:3], cells[3:6], cells[6:9], cells[0::3], cells[1::3], cells[2::3]]
+    lines += [cells[0::4], cells[2:7:2]]
+    goals = [fd.in_(*cells, fd.interval(1, 9)), fd.distinct(cells)]
+    goals += [fd.sum(line, "==", 15) for line in lines]
+    return cells, goals
+
+
+def test_a_tree_within_the_quick_nodes_combines_no_equalities(monkeypatch):
+    """SEND+MORE searches 4 nodes: its one solution, and the equalities are not combined."""
+    calls = spied(monkeypatch, "fixed_by_equalities")
+    letters, goals = send_more()
+    found = run(0, tuple(letters), *goals, fd.label(letters, select="ff"))
+    assert found == ((9, 5, 6, 7, 1, 0, 8, 2),)
+    assert not calls
+
+
+def test_a_tree_past_the_quick_nodes_combines_them_and_gives_each_answer_once(monkeypatch):
+    """The 3 x 3 magic squares (51 nodes alone): the equalities are combined once the quick
+    search runs out, and the 8 squares come once each, those it found first not again."""
+    calls = spied(monkeypatch, "fixed_by_equalities")
+    cells, goals = magic_square()
+    found = run(0, tuple(cells), *goals, fd.label(cells))
+    assert len(found) == len(set(found)) == 8 and calls
+    monkeypatch.setattr(labeling.Label, "QUICK", 0)
+    assert sorted(run(0, tuple(cells), *goals, fd.label(cells))) == sorted(found)
+
+
+def golomb(marks, top):
+    xs = vars(marks)
+    pairs = list(itertools.combinations(xs, 2))
+    diffs = vars(len(pairs))
+    goals = [fd.in_(*xs, *diffs, fd.interval(0, top)), fd.eq(xs[0], 0), fd.all_distinct(diffs)]
+    goals += [d == b - a for d, (a, b) in zip(diffs, pairs)]
+    goals += [a < b for a, b in itertools.pairwise(xs)]
+    return xs, goals
+
+
+def test_branch_and_bound_over_several_rows_proves_a_small_optimum_without_relaxations(
+    monkeypatch,
+):
+    """A Golomb ruler of 4 marks (rows over its differences) is proved within the quick nodes:
+    no relaxation is found; a knapsack of 8 items (past ``QUICK_LEAVES``), one row, finds its LP
+    at once."""
+    calls = spied(monkeypatch, "relaxations")
+    xs, goals = golomb(4, 12)
+    assert run(1, xs[-1], *goals, fd.label(xs, minimize=xs[-1])) == (6,)
+    assert not calls
+    items = vars(8)
+    weights, values = [12, 7, 11, 8, 9, 6, 10, 5], [24, 13, 23, 15, 16, 11, 19, 8]
+    knapsack = [fd.in_(*items, fd.interval(0, 1)), fd.scalar_product(weights, items, "<=", 30)]
+    value = fd.dot(values, items)
+    best = max(
+        sum(map(mul, values, p))
+        for p in itertools.product((0, 1), repeat=8)
+        if sum(map(mul, weights, p)) <= 30
+    )
+    assert run(1, value, *knapsack, fd.label(items, maximize=value)) == (best,)
+    assert calls
+
+
+@st.composite
+def equal_models(draw):
+    """``(n, k, rows, groups, apart)``: ``n`` variables over ``0..k``, linear equalities
+    ``(coefficients, total)``, ``distinct`` groups (some a permutation of ``0..k``: their sums
+    combine with the rows, and fix variables) and pairs kept apart."""
+    k = draw(st.sampled_from([2, 3]))
+    n = draw(st.integers(5, 6))
+    group = st.lists(st.integers(0, n - 1), min_size=2, max_size=k + 1, unique=True)
+    groups = draw(st.lists(group, max_size=2))
+    rows = []
+    for _ in range(draw(st.integers(0, 2))):
+        coefficients = [draw(st.integers(-2, 2)) for _ in range(n)]
+        point = [draw(st.integers(0, k)) for _ in range(n)]  # a row some point meets
+        rows.append((coefficients, sum(map(mul, coefficients, point))))
+    apart = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3))
+    return n, k, rows, groups, [(a, b) for a, b in apart if a != b]
+
+
+def meets(p, rows, groups, apart):
+    return (
+        all(sum(map(mul, c, p)) == t for c, t in rows)
+        and all(len({p[i] for i in g}) == len(g) for g in groups)
+        and all(p[a] != p[b] for a, b in apart)
+    )
+
+
+@EXAMPLES
+@given(equal_models(), st.sampled_from([0, 1, 3, 16]), st.randoms(use_true_random=False))
+def test_every_answer_comes_once_whether_the_quick_search_ends_or_runs_out(model, quick, rng):
+    """All answers, as brute force, each once: the quick search's (``quick`` nodes, 0 to
+    16), then the rest with the analyses (which may fix variables it labeled), in any goal
+    order and labeling."""
+    n, k, rows, groups, apart = model
+    xs = vars(n)
+    goals = [fd.in_(*xs, fd.interval(0, k))]
+    goals += [fd.dot(c, xs) == t for c, t in rows]
+    goals += [fd.distinct([xs[i] for i in g]) for g in groups]
+    goals += [fd.ne(xs[a], xs[b]) for a, b in apart]
+    rng.shuffle(goals)
+    select, order = rng.choice(["leftmost", "ff", "min", "max"]), rng.choice(["up", "down"])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(labeling.Label, "QUICK", quick)
+        got = run(0, tuple(xs), *goals, fd.label(xs, select=select, order=order))
+    expected = [
+        p for p in itertools.product(range(k + 1), repeat=n) if meets(p, rows, groups, apart)
+    ]
+    assert sorted(got) == expected
+
+
+@st.composite
+def packings(draw):
+    """``(weights, capacities, values, sense, k)``: 5-7 items of 0..k copies under 2-3 rows,
+    the values maximised under ``<=`` rows or minimised over ``>=`` rows."""
+    n, rows, k = draw(st.integers(5, 7)), draw(st.integers(2, 3)), draw(st.sampled_from([1, 2]))
+    weights = [[draw(st.integers(1, 20)) for _ in range(n)] for _ in range(rows)]
+    values = [draw(st.integers(1, 30)) for _ in range(n)]
+    capacities = [sum(row) * k * draw(st.integers(1, 3)) // 4 for row in weights]
+    return weights, capacities, values, draw(st.sampled_from(["max", "min"])), k
+
+
+@EXAMPLES
+@given(packings(), st.sampled_from([0, 1, 3, 16]), st.randoms(use_true_random=False))
+def test_branch_and_bound_gives_the_best_answers_first_whether_the_quick_search_ends_or_not(
+    case, quick, rng
+):
+    """The first three answers are brute force's best three, in order: branch and bound alone
+    for ``quick`` nodes, then with the relaxations (its best so far kept), in any goal order
+    and labeling."""
+    weights, capacities, values, sense, k = case
+    n, op = len(values), "<=" if sense == "max" else ">="
+    xs = vars(n)
+    goals = [fd.in_(*xs, fd.interval(0, k))]
+    goals += [fd.scalar_product(row, xs, op, c) for row, c in zip(weights, capacities)]
+    rng.shuffle(goals)
+    keyword = "maximize" if sense == "max" else "minimize"
+    select, order = rng.choice(["leftmost", "ff", "min", "max"]), rng.choice(["up", "down"])
+    label = fd.label(xs, select=select, order=order, **{keyword: fd.dot(values, xs)})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(labeling.Label, "QUICK", quick)
+        got = run(3, tuple(xs), *goals, label)
+
+    def fits(p):
+        sums = [sum(map(mul, row, p)) for row in weights]
+        return all((s <= c if op == "<=" else s >= c) for s, c in zip(sums, capacities))
+
+    points = [p for p in itertools.product(range(k + 1), repeat=n) if fits(p)]
+    worth = sorted((sum(map(mul, values, p)) for p in points), reverse=sense == "max")
+    assert all(fits(p) for p in got)
+    assert [sum(map(mul, values, p)) for p in got] == worth[:3]
