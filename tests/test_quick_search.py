@@ -22,9 +22,9 @@ def spied(monkeypatch, name):
     """Count the calls of ``labeling.<name>`` (a list that grows by one a call)."""
     calls, real = [], getattr(labeling, name)
 
-    def spy(*args):
+    def spy(*args, **kwargs):
         calls.append(args)
-        return real(*args)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(labeling, name, spy)
     return calls
@@ -195,3 +195,19 @@ def test_branch_and_bound_gives_the_best_answers_first_whether_the_quick_search_
     worth = sorted((sum(map(mul, values, p)) for p in points), reverse=sense == "max")
     assert all(fits(p) for p in got)
     assert [sum(map(mul, values, p)) for p in got] == worth[:3]
+
+
+def test_a_search_the_analyses_leave_as_it_was_goes_on_where_the_quick_search_paused(
+    monkeypatch,
+):
+    """The Petersen graph's 120 colourings by 3 colours: past the quick nodes, the analyses
+    post nothing, and the quick search goes on as the first search (one search, each
+    colouring once), not again from the root."""
+    calls = spied(monkeypatch, "search")
+    edges = [(i, (i + 1) % 5) for i in range(5)] + [(i, i + 5) for i in range(5)]
+    edges += [(5 + i, 5 + (i + 2) % 5) for i in range(5)]
+    xs = vars(10)
+    goals = [fd.in_(*xs, fd.interval(0, 2)), *(fd.ne(xs[a], xs[b]) for a, b in edges)]
+    found = run(0, tuple(xs), *goals, fd.label(xs))
+    assert len(found) == len(set(found)) == 120 and len(calls) == 1
+    assert all(p[a] != p[b] for p in found for a, b in edges)

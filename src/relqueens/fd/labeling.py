@@ -905,6 +905,7 @@ class Label(Goal):
         # and a search of few nodes, before any analysis, pays for none (the zebra puzzle, all
         # solutions: 1.19 to 0.85 ms); the values of its solutions, over its labels
         labels, quick = None, list[dict[int, int | float]]()
+        quick_search = first_search = None
         if (
             alone
             and store is not None
@@ -914,7 +915,10 @@ class Label(Goal):
             and (labels := _few(store, values, None))
         ):
             off = store.current().off
-            for found in self._alone(S, store, labels, self.QUICK):
+            # then, if the analyses change nothing, as the first search without the implied
+            # constraints, its nodes counting for it
+            quick_search = self._alone(S, store, labels, [self.QUICK, self.ALONE + 4 * len(labels)])
+            for found in quick_search:
                 if found is None:
                     break  # out of nodes: the analyses, then the rest
                 yield found[0]
@@ -929,6 +933,8 @@ class Label(Goal):
             fixed = None if fixed is None else with_counts(fixed)
             if fixed is None:
                 return
+            if fixed is not S:
+                quick_search = None  # the analyses posted: a search from the root, with them
             S, s, store = fixed, fixed.data, store_of(fixed)
             idxs = open_indices(store, self.variables, s)
         if store is not None and idxs and (wide := _enumerable(store, idxs)):
@@ -957,7 +963,7 @@ class Label(Goal):
             ):
                 first = open_indices(store, self.variables, s) if idxs is None else idxs
                 off = model.off
-                first_search = self._alone(S, store, first, skip=quick)
+                first_search = quick_search or self._alone(S, store, first, skip=quick)
                 for found in first_search:
                     if found is None:
                         break  # out of nodes: the rest with the implied constraints
@@ -973,8 +979,8 @@ class Label(Goal):
                 extra = [*extra, tables(store.current(), store.D, moduli)]
             if equations:
                 extra = [*extra, equations]
-            if solved and not extra:  # nothing to add: the first search goes on where it paused
-                for found in first_search:
+            if first_search is not None and (solved or quick) and not extra:
+                for found in first_search:  # nothing to add: it goes on where it paused
                     yield found[0]  # type: ignore[index]  # resumed, it pauses no more
                 return
             # values, not domains: a Wide label may have become a bitset
@@ -1024,14 +1030,14 @@ class Label(Goal):
         S: State,
         store: FDStore,
         idxs: list[int],
-        nodes: int | None = None,
+        nodes: list[int] | None = None,
         skip: list[dict[int, int | float]] | None = None,
     ) -> Iterator[tuple[State, list[Dom]] | None]:
         """The solutions (state and domains) of the labeling without the implied constraints,
-        in its order, within ``nodes`` nodes (:attr:`ALONE` and four a variable if ``None``),
-        but those whose values are in ``skip`` (given before); ``None`` when they ran out
-        before the whole tree was searched. Asked for more after that, it goes on with the
-        same search, to its end.
+        in its order, within the first of ``nodes`` nodes (:attr:`ALONE` and four a variable if
+        ``None``), but those whose values are in ``skip`` (given before); ``None`` when they
+        ran out before the whole tree was searched. Asked for more after that, it goes on with
+        the same search, within the next of ``nodes`` (after the last, to its end).
 
         The implied groups, resources and loads prune a search that fails
         much; one that finds its solution soon need not pay for finding and
@@ -1041,7 +1047,8 @@ class Label(Goal):
         The labeling then goes on with them, but for these solutions.
         """
         solutions = Solutions(S, store, idxs)
-        left: list[int | float] = [self.ALONE + 4 * len(idxs) if nodes is None else nodes]
+        budgets: list[int | float] = [self.ALONE + 4 * len(idxs)] if nodes is None else [*nodes]
+        left = [budgets.pop(0)]
 
         def pause() -> bool:
             left[0] -= 1
@@ -1062,8 +1069,8 @@ class Label(Goal):
         )  # fmt: skip
         for solution in found:
             if solution is False:
-                yield None  # out of nodes; asked for more, the search goes on without pauses
-                left[0] = float("inf")
+                yield None  # out of nodes; asked for more, the search goes on within the next
+                left[0] = budgets.pop(0) if budgets else float("inf")
                 continue
             yield cast("tuple[State, list[Dom]]", solution)
 
