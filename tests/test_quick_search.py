@@ -231,3 +231,24 @@ def test_a_tree_of_few_leaves_gets_a_sixteenth_of_them_before_its_relaxations(mo
     )
     assert run(1, value, *goals, fd.label(xs, select="max", maximize=value)) == (best,)
     assert not calls
+
+
+def test_branch_and_bound_over_more_than_quick_vars_variables_finds_its_relaxations_first(
+    monkeypatch,
+):
+    """A model of 80 variables (over ``QUICK_VARS``) and three rows, minimised: its one search
+    has no quick nodes before the relaxations, as a labeling with no objective has none."""
+    pauses = []
+    real = labeling.search
+
+    def spy(*args, **kwargs):
+        pauses.append(kwargs.get("pause") is not None)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(labeling, "search", spy)
+    xs = vars(80)
+    goals = [fd.in_(*xs, fd.interval(0, 1)), fd.sum(xs[:40], ">=", 3), fd.sum(xs[40:], ">=", 3)]
+    goals.append(fd.sum(xs[::2], "<=", 30))
+    cost = fd.dot(list(range(1, 81)), xs)
+    assert run(1, cost, *goals, fd.label(xs, minimize=cost)) == (1 + 2 + 3 + 41 + 42 + 43,)
+    assert pauses == [False]

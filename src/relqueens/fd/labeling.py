@@ -919,8 +919,9 @@ class Label(Goal):
             and (labels := _few(store, values, None))
         ):
             off = store.current().off
-            # then, if the analyses change nothing, as the first search without the implied
-            # constraints, its nodes counting for it
+            # then, if the analyses change nothing and the model implies constraints, it goes
+            # on as the first search without them (ALONE and four a variable more nodes);
+            # otherwise the rest is searched from the root, its answers skipped
             quick_search = self._alone(S, store, labels, [self.QUICK, self.ALONE + 4 * len(labels)])
             for found in quick_search:
                 if found is None:
@@ -1239,9 +1240,9 @@ class Label(Goal):
 
         def relaxed() -> bool:
             """Find the relaxations that bound the objective at the root, and what they decide of
-            the search: a count to branch on first, its order, the pigeonholes of groups; whether
-            none refutes the root."""
-            nonlocal S, s, store, model, idxs, split, const, bounds, linear, select, loose
+            the search: a count to branch on first, the groups that may get pigeonholes (the
+            order: :func:`ordered`); whether none refutes the root."""
+            nonlocal S, s, store, model, idxs, split, const, bounds, linear, loose
             found = relaxations(model, j, sense, store.D, model.off)
             if found is None:
                 return False
@@ -1260,11 +1261,6 @@ class Label(Goal):
             model = store.current()  # (a count posted in a copy and not kept moved the model on)
             const, bounds = found
             linear = next((r for r in bounds if isinstance(r, LP_BOUNDS)), None)
-            if type(linear) is LagrangianBound:  # this order decides only which optimum the
-                # search meets first: the first answer
-                select = _fractional_first(
-                    linear, select if callable(select) else SELECTORS[select]
-                )
             # none if a domain is kept as bounds: the root's new propagation could make it a
             # bitset (a rebase), where the incumbents, the objective's offset and the search read
             # it as bounds
@@ -1275,9 +1271,23 @@ class Label(Goal):
         # its optimum before the relaxations would pay (a multiple knapsack of 8 items and 2
         # rows, 1.6 to 0.9 ms; a Golomb ruler of 4 marks 1.2 to 0.7 ms)
         leaves = _leaves(store.D, idxs[:given])
-        quick = self.QUICK + (int(leaves) // 16 if leaves <= self.QUICK_TREE else 0)
-        small = leaves <= self.QUICK_LEAVES
-        left = [0 if scheduling(model) or (_few_rows(model, j) and not small) else quick]
+        nodes = self.QUICK + (int(leaves) // 16 if leaves <= self.QUICK_TREE else 0)
+        relaxed_first = (
+            scheduling(model)
+            or len(store.D) > self.QUICK_VARS
+            or (_few_rows(model, j) and leaves > self.QUICK_LEAVES)
+        )
+        left = [0 if relaxed_first else nodes]
+
+        def ordered() -> None:
+            """The labeling's order, the LP's fractional variables first where there is one over
+            two rows or more (this order decides only which optimum the search meets first: the
+            first answer)."""
+            nonlocal select
+            if type(linear) is LagrangianBound:
+                select = _fractional_first(
+                    linear, select if callable(select) else SELECTORS[select]
+                )
 
         def pause() -> bool:
             left[0] -= 1
@@ -1294,6 +1304,7 @@ class Label(Goal):
                     # which optimum that is, and first fail proves it sooner (an RCPSP of 12
                     # tasks and two cumulative resources: over a minute to 0.15 s)
                     select = "ff"
+            ordered()
         prune = tighten
         if probes is not None:  # find the bound by halving, at the root and between the nodes
 
@@ -1341,6 +1352,7 @@ class Label(Goal):
                     if searched is False:  # out of the nodes alone: again, with the relaxations
                         if not relaxed():
                             return
+                        ordered()
                         grouped()  # (and the pigeonholes the best found so far gives)
                         break
                     if grouped():
