@@ -792,12 +792,11 @@ def _counting(
     return counting, c, relaxed, lp.split_at
 
 
-def _few(store: FDStore, values: list[Any], most: int | None = FEW) -> list[int] | None:
+def _bitsets(store: FDStore, values: list[Any]) -> list[int] | None:
     """The FD indices of the variables among ``values`` (walked), as :func:`open_indices` gives
-    them, if they have bitset domains and at most ``most`` combinations of values between them
-    (``None``: any number); else ``None``."""
+    them, if they all have bitset domains; else ``None``."""
     index, D = store.current().index, store.D
-    total, idxs, seen = 1, [], set()
+    idxs, seen = [], set()
     for w in values:
         if isvar(w):
             i = index.get(w)
@@ -806,9 +805,6 @@ def _few(store: FDStore, values: list[Any], most: int | None = FEW) -> list[int]
             if i not in seen:
                 seen.add(i)
                 idxs.append(i)
-                total *= D[i].bit_count()
-                if most is not None and total > most:
-                    return None
     return idxs
 
 
@@ -904,25 +900,25 @@ class Label(Goal):
         # the equalities combined and the counts joined once the labeling starts, but for a
         # tree of few leaves, searched at once, before any analysis (which costs more: L(2,3)
         # 0.29 to 0.19 ms)
-        idxs = _few(store, values) if alone and store is not None else None
-        few = idxs is not None
+        bitsets = _bitsets(store, values) if alone and store is not None else None
+        few = store is not None and bitsets is not None and _leaves(store.D, bitsets, FEW) <= FEW
+        idxs = bitsets if few else None
         # and a search of few nodes, before any analysis, pays for none (the zebra puzzle, all
         # solutions: 1.19 to 0.85 ms); the values of its solutions, over its labels
         labels, quick = None, list[dict[int, int | float]]()
         quick_search = first_search = None
         if (
-            alone
+            bitsets
             and store is not None
             and not few
             and len(store.D) <= self.QUICK_VARS
             and not _weighed(store.current())
-            and (labels := _few(store, values, None))
         ):
-            off = store.current().off
+            labels, off = bitsets, store.current().off
             # then, if the analyses change nothing and the model implies constraints, it goes
-            # on as the first search without them (ALONE and four a variable more nodes);
-            # otherwise the rest is searched from the root, its answers skipped
-            quick_search = self._alone(S, store, labels, [self.QUICK, self.ALONE + 4 * len(labels)])
+            # on as the first search without them (its ALONE nodes after these); otherwise the
+            # rest is searched from the root, its answers skipped
+            quick_search = self._alone(S, store, labels, self.QUICK)
             for found in quick_search:
                 if found is None:
                     break  # out of nodes: the analyses, then the rest
@@ -1035,14 +1031,14 @@ class Label(Goal):
         S: State,
         store: FDStore,
         idxs: list[int],
-        nodes: list[int] | None = None,
+        quick: int | None = None,
         skip: list[dict[int, int | float]] | None = None,
     ) -> Iterator[tuple[State, list[Dom]] | None]:
         """The solutions (state and domains) of the labeling without the implied constraints,
-        in its order, within the first of ``nodes`` nodes (:attr:`ALONE` and four a variable if
-        ``None``), but those whose values are in ``skip`` (given before); ``None`` when they
-        ran out before the whole tree was searched. Asked for more after that, it goes on with
-        the same search, within the next of ``nodes`` (after the last, to its end).
+        in its order, within :attr:`ALONE` nodes and four a variable (first within ``quick``,
+        if given, then those), but those whose values are in ``skip`` (given before); ``None``
+        each time the nodes ran out before the whole tree was searched. Asked for more after
+        the last, it goes on with the same search, to its end.
 
         The implied groups, resources and loads prune a search that fails
         much; one that finds its solution soon need not pay for finding and
@@ -1052,7 +1048,9 @@ class Label(Goal):
         The labeling then goes on with them, but for these solutions.
         """
         solutions = Solutions(S, store, idxs)
-        budgets: list[int | float] = [self.ALONE + 4 * len(idxs)] if nodes is None else [*nodes]
+        budgets: list[int | float] = [self.ALONE + 4 * len(idxs)]
+        if quick is not None:
+            budgets.insert(0, quick)
         left = [budgets.pop(0)]
 
         def pause() -> bool:
@@ -1270,10 +1268,11 @@ class Label(Goal):
         # the search first goes alone, bounded by the best found only: one of few nodes proves
         # its optimum before the relaxations would pay (a multiple knapsack of 8 items and 2
         # rows, 1.6 to 0.9 ms; a Golomb ruler of 4 marks 1.2 to 0.7 ms)
-        leaves = _leaves(store.D, idxs[:given])
+        leaves = _leaves(store.D, idxs[:given], self.QUICK_TREE)
         nodes = self.QUICK + (int(leaves) // 16 if leaves <= self.QUICK_TREE else 0)
+        schedule = scheduling(model)
         relaxed_first = (
-            scheduling(model)
+            schedule
             or len(store.D) > self.QUICK_VARS
             or (_few_rows(model, j) and leaves > self.QUICK_LEAVES)
         )
@@ -1296,7 +1295,7 @@ class Label(Goal):
         if not left[0]:
             if not relaxed():
                 return
-            if scheduling(model) and Probes.usable(store, j):
+            if schedule and Probes.usable(store, j):
                 probes = Probes(search, store, idxs, j, sense, best, incumbent, record, tighten)
                 loose = []  # (the search reads the objective's bounds as the probes narrow them)
                 if select == "leftmost":
@@ -1435,15 +1434,17 @@ def _skipping(
     return skipping
 
 
-def _leaves(D: list[Dom], idxs: list[int]) -> int | float:
+def _leaves(D: list[Dom], idxs: list[int], most: int | float = float("inf")) -> int | float:
     """The combinations of values of the bitset domains ``D[i]``, ``i`` in ``idxs``
-    (infinite if one is kept as bounds)."""
+    (infinite if one is kept as bounds), counted no further once past ``most``."""
     total = 1
     for i in idxs:
         d = D[i]
         if type(d) is not int:
             return float("inf")
         total *= d.bit_count()
+        if total > most:
+            return total
     return total
 
 
