@@ -252,3 +252,123 @@ def test_branch_and_bound_over_more_than_quick_vars_variables_finds_its_relaxati
     cost = fd.dot(list(range(1, 81)), xs)
     assert run(1, cost, *goals, fd.label(xs, minimize=cost)) == (1 + 2 + 3 + 41 + 42 + 43,)
     assert pauses == [False]
+
+
+def test_branch_and_bound_proved_within_the_quick_nodes_analyses_its_root_only_for_the_rest(
+    monkeypatch,
+):
+    """A Golomb ruler of 3 marks, its last mark minimised: its first answer, the optimum, is
+    proved before any analysis of the root (the equalities are not combined, no implied
+    constraint is looked for); asking for every answer, the rest come with them."""
+    equalities, implied = spied(monkeypatch, "fixed_by_equalities"), spied(monkeypatch, "implied")
+    xs, goals = golomb(3, 6)
+    assert run(1, tuple(xs), *goals, fd.label(xs, minimize=xs[-1])) == ((0, 1, 3),)
+    assert not equalities and not implied
+    rulers = run(0, tuple(xs), *goals, fd.label(xs, minimize=xs[-1]))
+    assert equalities and implied
+    expected = [
+        p
+        for p in itertools.product(range(7), repeat=3)
+        if p[0] == 0 and p[0] < p[1] < p[2] and p[1] != p[2] - p[1]
+    ]
+    assert sorted(rulers) == expected
+    assert [p[-1] for p in rulers] == sorted(p[-1] for p in rulers)
+
+
+def test_an_objective_with_a_domain_is_labeled_as_itself(monkeypatch):
+    """Minimising a variable that has a domain (a label, or a total a row defines) adds no
+    hidden objective variable; an expression gets one."""
+    made = []
+    real = labeling.var
+
+    def spy(*args, **kwargs):
+        made.append(kwargs.get("prefix"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(labeling, "var", spy)
+    xs, total = vars(3), vars(1)[0]
+    goals = [fd.in_(*xs, fd.interval(0, 2)), fd.in_(total, fd.interval(0, 9)), fd.distinct(xs)]
+    goals.append(total == fd.dot([3, 2, 1], xs))
+    assert run(1, tuple(xs), *goals, fd.label(xs, minimize=xs[0])) == ((0, 1, 2),)
+    assert run(1, total, *goals, fd.label(xs, minimize=total)) == (4,)
+    assert "objective" not in made
+    assert run(1, total, *goals, fd.label(xs, maximize=total + xs[0])) == (8,)  # 2, 1, 0
+    assert "objective" in made
+
+
+@st.composite
+def objective_models(draw):
+    """``(n, k, rows, groups, costs, which)``: ``n`` variables over ``0..k``, rows
+    ``(coefficients, op, total)``, ``distinct`` groups, a total's costs, and what is optimised:
+    a label (its index), the total (a variable with a domain) or ``None`` (the expression)."""
+    k = draw(st.sampled_from([1, 2, 3]))
+    n = draw(st.integers(3, 5))
+    rows = []
+    for _ in range(draw(st.integers(0, 2))):
+        coefficients = [draw(st.integers(-2, 3)) for _ in range(n)]
+        point = [draw(st.integers(0, k)) for _ in range(n)]
+        rows.append(
+            (
+                coefficients,
+                draw(st.sampled_from(["==", "<=", ">="])),
+                sum(map(mul, coefficients, point)),
+            )
+        )
+    group = st.lists(st.integers(0, n - 1), min_size=2, max_size=k + 1, unique=True)
+    groups = draw(st.lists(group, max_size=2))
+    costs = [draw(st.integers(-3, 5)) for _ in range(n)]
+    which = draw(st.one_of(st.integers(0, n - 1), st.just("total"), st.none()))
+    return n, k, rows, groups, costs, which
+
+
+@EXAMPLES
+@given(
+    objective_models(),
+    st.sampled_from(["min", "max"]),
+    st.sampled_from([0, 1, 3, 16]),
+    st.randoms(use_true_random=False),
+)
+def test_all_answers_of_branch_and_bound_come_once_best_first(model, sense, quick, rng):
+    """Every answer, each once and objective value by objective value, as brute force gives
+    them, whether the optimum is proved within the quick nodes (the analyses then made for the
+    rest only) or not, the objective a label, a total with a domain or an expression, in any
+    goal order and labeling."""
+    n, k, rows, groups, costs, which = model
+    xs, total = vars(n), vars(1)[0]
+    lo = sum(min(0, c) * k for c in costs)
+    goals = [fd.in_(*xs, fd.interval(0, k)), fd.in_(total, fd.interval(lo, lo + 5 * k * n))]
+    goals.append(total == fd.dot(costs, xs))
+    goals += [fd.scalar_product(c, xs, op, t) for c, op, t in rows]
+    goals += [fd.distinct([xs[i] for i in g]) for g in groups]
+    rng.shuffle(goals)
+    objective = fd.dot(costs, xs) if which is None else total if which == "total" else xs[which]
+    select, order = rng.choice(["leftmost", "ff", "min", "max"]), rng.choice(["up", "down"])
+    keyword = "minimize" if sense == "min" else "maximize"
+    label = fd.label(xs, select=select, order=order, **{keyword: objective})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(labeling.Label, "QUICK", quick)
+        got = run(0, tuple(xs), *goals, label)
+    ops = {"==": int.__eq__, "<=": int.__le__, ">=": int.__ge__}
+    expected = [
+        p
+        for p in itertools.product(range(k + 1), repeat=n)
+        if all(ops[op](sum(map(mul, c, p)), t) for c, op, t in rows)
+        and all(len({p[i] for i in g}) == len(g) for g in groups)
+    ]
+    assert sorted(got) == expected
+    worth = [sum(map(mul, costs, p)) if which in (None, "total") else p[which] for p in got]
+    assert worth == sorted(worth, reverse=sense == "max")
+
+
+@pytest.mark.parametrize("n", [5, 9])
+def test_branch_and_bound_past_the_quick_nodes_analyses_its_root_before_its_relaxations(n):
+    """Langford's L(2, n) for ``n`` 1 modulo 4 has no pairing: its permutation's sum is odd.
+    Minimising a position, branch and bound refutes it within 10 nodes once the quick search
+    has run out, the equalities combined with its relaxations (without them, L(2, 5) takes
+    over 26 nodes and L(2, 9) over 10,000)."""
+    first, second = vars(n), vars(n)
+    goals = [fd.in_(*first, *second, fd.interval(0, 2 * n - 1)), fd.all_distinct(first + second)]
+    goals += [s == p + k + 1 for k, (p, s) in enumerate(zip(first, second), start=1)]
+    budget = labeling.Label.QUICK + 10
+    label = fd.label(first, minimize=first[-1])
+    assert run(1, tuple(first), *goals, label, max_nodes=budget) == ()

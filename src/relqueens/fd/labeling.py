@@ -760,6 +760,28 @@ def _with(S: State, found: Postable | None) -> State | None:
     return S if post_into(S, [found]) else None
 
 
+def _fixed(S: State, store: FDStore) -> State | None:
+    """``S`` (or a copy) with what its reifications, equalities and counts decide together
+    posted (:func:`decided_relations`, :func:`with_equalities`, :func:`with_counts`), or
+    ``None`` if they fail: the first of the analyses when a labeling starts."""
+    fixed = _with(S, decided_relations(store.current(), store.D))
+    fixed = None if fixed is None else with_equalities(fixed, cast("FDStore", store_of(fixed)))
+    return None if fixed is None else with_counts(fixed)
+
+
+def _with_implied(S: State, extra: list[Any]) -> State | None:
+    """A copy of ``S`` with the implied constraints ``extra`` posted, and the equalities
+    combined again if a clique's sum is among them (a permutation's); ``None`` if they fail."""
+    from .post import post_into
+
+    S = S.copy()
+    if not post_into(S, extra):
+        return None
+    if any(type(c) in CLIQUES for c in extra):
+        return with_equalities(S, cast("FDStore", store_of(S)))
+    return S
+
+
 def _counting(
     S: State, j: int, sense: str, items: list[int]
 ) -> tuple[State, int, tuple[int, list[Relaxation]], Callable[[int], int | None]] | None:
@@ -926,12 +948,16 @@ class Label(Goal):
                 quick.append({i: low(found[1][i], off[i]) for i in labels})
             else:
                 return
+        if (
+            self.objective is not None
+            and store is not None
+            and all(type(d) is int for d in store.D)
+        ):
+            # branch and bound's quick search, too, goes before the analyses (see _best_first)
+            yield from self._best_first(S, rooted=False)
+            return
         if store is not None and not few:
-            fixed = _with(S, decided_relations(store.current(), store.D))
-            fixed = (
-                None if fixed is None else with_equalities(fixed, cast("FDStore", store_of(fixed)))
-            )
-            fixed = None if fixed is None else with_counts(fixed)
+            fixed = _fixed(S, store)
             if fixed is None:
                 return
             if fixed is not S:
@@ -988,18 +1014,10 @@ class Label(Goal):
             # (over the quick search's labels, if it ran: they may be more than ``first``)
             given = [*quick, *({i: low(D[i], off[i]) for i in labels or first} for D in solved)]
             if extra:
-                from .post import post_into
-
-                S = S.copy()
-                if not post_into(S, extra):
+                posted = _with_implied(S, extra)
+                if posted is None:
                     return
-                s, store = S.data, store_of(S)
-                if any(type(c) in CLIQUES for c in extra):
-                    # the equalities again, with the cliques' sums (their permutations')
-                    fixed = with_equalities(S, store)  # type: ignore[arg-type]  # posted: one
-                    if fixed is None:
-                        return
-                    S, s, store = fixed, fixed.data, store_of(fixed)
+                S, s, store = posted, posted.data, store_of(posted)
         if self.objective is not None:
             yield from self._best_first(S)
             return
@@ -1135,18 +1153,23 @@ class Label(Goal):
             ),
         )
 
-    def _best_first(self, S: State) -> Iterator[State]:
-        """Branch and bound to the optimum, then the solutions objective value by objective value."""
+    def _best_first(self, S: State, rooted: bool = True) -> Iterator[State]:
+        """Branch and bound to the optimum, then the solutions objective value by objective value;
+        the root's analyses (see :func:`_fixed`, :func:`_with_implied`) made before (``rooted``),
+        else once a quick search has not proved the optimum, or once the rest is asked for."""
         from .post import Enumerable, post_into
 
         sense, expr = self.objective  # type: ignore[misc]  # set: there is an objective
         S = S.copy()
-        goal = var(prefix="objective")
-        if not post_into(S, (Relation("==", goal, expr),)):
-            return
         store: FDStore
-        store, s = store_of(S), S.data  # type: ignore[assignment]  # post_into made one
-        w = walk(goal, s)
+        store, s = store_of(S), S.data  # type: ignore[assignment]  # None: posted below
+        w = walk(expr, s)
+        if store is None or not (is_int(w) or (isvar(w) and store.index_of(w) is not None)):
+            goal = var(prefix="objective")  # an expression, or a variable with no domain yet
+            if not post_into(S, (Relation("==", goal, expr),)):
+                return
+            store, s = store_of(S), S.data  # type: ignore[assignment]  # post_into made one
+            w = walk(goal, s)
         idxs = open_indices(store, self.variables, s)
         if is_int(w):
             yield from self._solutions(S, store, store.D, idxs)
@@ -1236,25 +1259,52 @@ class Label(Goal):
                 guess(D, linear, linear.rounded(), ceiling(nd))
             return True
 
+        def grown(T: State, over: list[int]) -> None:
+            """Go on in ``T``, ``S`` with more posted, the best found so far placed again (and
+            propagated) over ``over``, or forgotten if that fails (a solution never does)."""
+            nonlocal S, s, store
+            S, s, store = T, T.data, store_of(T)  # type: ignore[assignment]  # posted: one
+            if incumbent:  # (its values read by the model it was found in)
+                values = {i: int(low(incumbent[0][i], model.off[i])) for i in idxs}
+                placed = _placed(store.D, values, store.current(), over)
+                incumbent[:] = [] if placed is None else [placed]
+                if placed is None:
+                    best.clear()
+
+        def rooting() -> bool:
+            """The root's analyses, deferred (see :meth:`states`); whether they leave it a
+            solution."""
+            nonlocal rooted, model
+            rooted = True
+            found = _fixed(S, store)
+            if found is not None:
+                now = cast("FDStore", store_of(found))
+                extra = [
+                    c for c in implied(now.current(), now.D) if type(c) is not ImpliedMatchings
+                ]
+                found = _with_implied(found, extra) if extra else found
+            if found is None:
+                return False
+            if found is not S:
+                grown(found, idxs)
+                model = store.current()
+            return True
+
         def relaxed() -> bool:
             """Find the relaxations that bound the objective at the root, and what they decide of
             the search: a count to branch on first, the groups that may get pigeonholes (the
             order: :func:`ordered`); whether none refutes the root."""
-            nonlocal S, s, store, model, idxs, split, const, bounds, linear, loose
+            nonlocal model, idxs, split, const, bounds, linear, loose
+            if not rooted and not rooting():
+                return False
             found = relaxations(model, j, sense, store.D, model.off)
             if found is None:
                 return False
             items = counted(found[1])
             counting = None if items is None else _counting(S, j, sense, items)
             if counting is not None:  # a count of the objective's variables, to branch on first
-                S, c, found, split = counting
-                store, s = store_of(S), S.data  # type: ignore[assignment]  # as above
-                if incumbent:  # found before the count: with it
-                    values = {i: int(low(incumbent[0][i], model.off[i])) for i in idxs}
-                    placed = _placed(store.D, values, store.current(), [*idxs, c])
-                    incumbent[:] = [] if placed is None else [placed]
-                    if placed is None:
-                        best.clear()
+                T, c, found, split = counting
+                grown(T, [*idxs, c])
                 idxs = [*idxs, c]
             model = store.current()  # (a count posted in a copy and not kept moved the model on)
             const, bounds = found
@@ -1274,7 +1324,7 @@ class Label(Goal):
         relaxed_first = (
             schedule
             or len(store.D) > self.QUICK_VARS
-            or (_few_rows(model, j) and leaves > self.QUICK_LEAVES)
+            or (leaves > self.QUICK_LEAVES and _few_rows(model, j))
         )
         left = [0 if relaxed_first else nodes]
 
@@ -1387,6 +1437,8 @@ class Label(Goal):
                 yield found
                 first = [tuple(low(D[i], model.off[i]) for i in idxs)]
         given = first is not None
+        if not rooted and not rooting():  # the rest: with the analyses, now they may pay
+            return
         try:
             for v in values:
                 D = store.D[:]
