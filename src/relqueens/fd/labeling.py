@@ -1186,12 +1186,13 @@ class Label(Goal):
         off = model.off[j]
         best: list[int | float] = []
         incumbent: list[list[Dom]] = []
+        home: list[FDStore] = []  # the store whose propagation the incumbent is a fixpoint of
 
         def record(D: list[Dom]) -> bool:
             """Keep ``D`` if it is the best so far; whether the search is to hear of it."""
             v = low(D[j], off)
             if not best or (v < best[0] if sense == "min" else v > best[0]):
-                best[:], incumbent[:] = [v], [D[:]]
+                best[:], incumbent[:], home[:] = [v], [D[:]], [store]
                 return probes is None  # a schedule's probes search on their own
             return False  # keep searching, for better
 
@@ -1267,7 +1268,7 @@ class Label(Goal):
             if incumbent:  # (its values read by the model it was found in)
                 values = {i: int(low(incumbent[0][i], model.off[i])) for i in idxs}
                 placed = _placed(store.D, values, store.current(), over)
-                incumbent[:] = [] if placed is None else [placed]
+                incumbent[:], home[:] = ([], []) if placed is None else ([placed], [store])
                 if placed is None:
                     best.clear()
 
@@ -1428,10 +1429,14 @@ class Label(Goal):
             values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[arg-type]  # a labeled optimum is an int
         first = None
         # the optimum branch and bound met first: the labeling's order may take long to meet one
-        D = store.D[:]
-        for i in idxs:
-            D[i] = incumbent[0][i]
-        if fixpoint(D, set(idxs), store.current()):
+        if home[0] is store:  # found in this store: a fixpoint of its propagation already
+            D, settled = incumbent[0][:], True
+        else:  # propagated again in the store that grew since
+            D = store.D[:]
+            for i in idxs:
+                D[i] = incumbent[0][i]
+            settled = fixpoint(D, set(idxs), store.current())
+        if settled:
             found = Solutions(S, store, idxs).state(D)
             if found is not False:
                 yield found
