@@ -947,6 +947,38 @@ class Posting:
     def post_linear(self, expr: Lin, op: str, source: Postable) -> bool:
         """Post ``expr op 0``; non-linear atoms get hidden variables and their propagators."""
         negate, extra, op = _NORMAL[op]
+        flat = self.indexed(expr)  # the common case: no atom, every variable with a domain
+        if flat is None:
+            prepared = self.prepared(expr, op, source)
+            if type(prepared) is bool:
+                return prepared
+            flat = prepared
+        items, k = flat
+        if negate:
+            items, k = {i: -a for i, a in items.items()}, -k
+        return self.post_flat(items, k + extra, op, source)
+
+    def indexed(self, expr: Lin) -> tuple[dict[int, int], int] | None:
+        """``expr`` as ``({index: coefficient}, constant)`` if each of its terms is a value or
+        a variable with a domain; else ``None`` (:meth:`prepared` reads it)."""
+        index, s = self.store.current().index, self.s
+        k, items = expr.const, dict[int, int]()
+        for v, a in expr.terms.items():
+            w = walk(v, s)
+            if type(w) is int:
+                k += a * w
+                continue
+            i = index.get(w) if type(type(w)) is LVarType else None  # (an atom is no variable)
+            if i is None:
+                return None
+            items[i] = items.get(i, 0) + a
+        return {i: a for i, a in items.items() if a}, k
+
+    def prepared(self, expr: Lin, op: str, source: Postable) -> tuple[dict[int, int], int] | bool:
+        """``expr`` (of ``expr op 0``, ``op`` normal) as :meth:`flatten` gives it, once its
+        variables with no domain have one (``inf..sup``, or the bounds of the rest of an
+        equality that defines one) and its atoms their variables; or whether the constraint
+        is posted already (waiting, or an atom equal to a variable) or fails."""
         missing: list[tuple[Var, int | None]] = []
         self.missing(expr, True, missing)
         missing, cancelled = _uncancelled(missing)
@@ -978,9 +1010,7 @@ class Posting:
             if i is None:
                 return False
             items[i] = items.get(i, 0) + coef  # type: ignore[operator]  # as above
-        if negate:
-            items, k = {i: -a for i, a in items.items()}, -k
-        return self.post_flat(items, k + extra, op, source)
+        return items, k
 
     def missing(self, expr: Lin, top: bool, found: list[tuple[Var, int | None]]) -> None:
         """Append ``(var, coefficient or None)`` for each free variable of ``expr`` that has no domain."""
