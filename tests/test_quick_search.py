@@ -372,3 +372,25 @@ def test_branch_and_bound_past_the_quick_nodes_analyses_its_root_before_its_rela
     budget = labeling.Label.QUICK + 10
     label = fd.label(first, minimize=first[-1])
     assert run(1, tuple(first), *goals, label, max_nodes=budget) == ()
+
+
+@pytest.mark.parametrize("sense", ["min", "max"])
+def test_an_objective_kept_as_bounds_is_analysed_at_the_root(sense):
+    """An objective too wide for a bitset (``100000 * x0`` and the items' values), ``x0`` fixed
+    only by the equalities combined: the analyses, which make the objective a bitset, come
+    before branch and bound reads its offset, so the optimum comes first and every answer
+    once, best first."""
+    weights, values = [8, 8, 2, 6, 9, 8, 6, 9, 7, 5], [9, 3, 5, 3, 2, 5, 9, 3, 5, 2]
+    xs = vars(12)
+    goals = [fd.in_(*xs[:2], fd.interval(0, 4)), fd.in_(*xs[2:], fd.interval(0, 1))]
+    goals += [fd.eq(xs[0] + xs[1], 3), fd.eq(xs[0] - xs[1], 1)]
+    goals.append(fd.scalar_product(weights, xs[2:], "<=", 34))
+    objective = 100000 * xs[0] + fd.dot(values, xs[2:])
+    keyword = "minimize" if sense == "min" else "maximize"
+    found = run(0, tuple(xs), *goals, fd.label(xs, **{keyword: objective}))
+    packings = [
+        (2, 1, *p) for p in itertools.product((0, 1), repeat=10) if sum(map(mul, weights, p)) <= 34
+    ]
+    worth = [100000 * p[0] + sum(map(mul, values, p[2:])) for p in found]
+    assert sorted(found) == packings
+    assert worth == sorted(worth, reverse=sense == "max")

@@ -462,3 +462,24 @@ def test_gathering_answers_pauses_the_garbage_collector_and_restarts_it():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_answers_after_an_optimum_are_searched_in_the_model_as_of_their_store():
+    """Branch and bound over one item, a second labeling after it: the answers after the
+    optimum are searched while that labeling posts into copies of the answers' states (the
+    model they share moves on), each in the model as of its own store, with no IndexError."""
+    values = [20, 29, 18, 18, 18, 34, 24, 26, 20, 33]
+    weights = [[5, 9, 4, 4, 4, 12, 7, 8, 5, 12], [1, 5, 9, 5, 8, 6, 2, 2, 7, 7]]
+    xs, total = vars(10), var()
+    goals = [fd.in_(*xs, interval(0, 1)), fd.in_(total, interval(-2, 240))]
+    goals += [total == fd.dot(values, xs)]
+    goals += [fd.scalar_product(w, xs, "<=", c) for w, c in zip(weights, (19, 21))]
+    first = fd.label([xs[6]], select="ffc", order="mid", branching="step", maximize=total)
+    found = run(0, (*xs, total), *goals, first, fd.label(xs))
+    packings = [
+        p
+        for p in itertools.product((0, 1), repeat=10)
+        if all(sum(map(int.__mul__, w, p)) <= c for w, c in zip(weights, (19, 21)))
+    ]
+    assert sorted(a[:-1] for a in found) == packings
+    assert all(a[-1] == sum(map(int.__mul__, values, a[:-1])) for a in found)

@@ -782,6 +782,18 @@ def _with_implied(S: State, extra: list[Any]) -> State | None:
     return S
 
 
+def _root_analysed(S: State, store: FDStore) -> State | None:
+    """``S`` with what the analyses at branch and bound's root find posted (:func:`_fixed`,
+    then the implied constraints but matchings, which refute and there may be solutions), or
+    ``None`` if they fail."""
+    found = _fixed(S, store)
+    if found is None:
+        return None
+    now = cast("FDStore", store_of(found))
+    extra = [c for c in implied(now.current(), now.D) if type(c) is not ImpliedMatchings]
+    return _with_implied(found, extra) if extra else found
+
+
 def _counting(
     S: State, j: int, sense: str, items: list[int]
 ) -> tuple[State, int, tuple[int, list[Relaxation]], Callable[[int], int | None]] | None:
@@ -1170,6 +1182,14 @@ class Label(Goal):
                 return
             store, s = store_of(S), S.data  # type: ignore[assignment]  # post_into made one
             w = walk(goal, s)
+        if not rooted and any(type(d) is not int for d in store.D):
+            # an objective kept as bounds: analysed at once, as they may make it a bitset (a
+            # rebase), where the search and the best found read it as bounds
+            analysed = _root_analysed(S, store)
+            if analysed is None:
+                return
+            S, s, store, rooted = analysed, analysed.data, store_of(analysed), True  # type: ignore[assignment]  # posted: one
+            w = walk(w, s)
         idxs = open_indices(store, self.variables, s)
         if is_int(w):
             yield from self._solutions(S, store, store.D, idxs)
@@ -1252,7 +1272,7 @@ class Label(Goal):
                     return False
             if nd != D[j] or len(queue) > 1:
                 D[j] = nd
-                if not fixpoint(D, queue, model):
+                if not fixpoint(D, queue, store.current()):  # (later goals may move model on)
                     return False
             if linear is not None and not proved:
                 if type(linear) is Deferred:  # the knapsack's optimum over the root, once
@@ -1277,13 +1297,7 @@ class Label(Goal):
             solution."""
             nonlocal rooted, model
             rooted = True
-            found = _fixed(S, store)
-            if found is not None:
-                now = cast("FDStore", store_of(found))
-                extra = [
-                    c for c in implied(now.current(), now.D) if type(c) is not ImpliedMatchings
-                ]
-                found = _with_implied(found, extra) if extra else found
+            found = _root_analysed(S, store)
             if found is None:
                 return False
             if found is not S:
@@ -1416,17 +1430,6 @@ class Label(Goal):
             return
         optimum = best.pop()  # from here on, tighten bounds by the objective's own domain
         proved = True
-        d0 = store.D[j]
-        values: Iterable[int]
-        # lazily: the first value is the optimum, and it may be all that is read
-        if type(d0) is int:
-            values = (
-                Domain(keep_ge(d0, off, optimum), off)
-                if sense == "min"
-                else _downward(keep_le(d0, off, optimum), off)
-            )
-        else:
-            values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[arg-type]  # a labeled optimum is an int
         first = None
         # the optimum branch and bound met first: the labeling's order may take long to meet one
         if home[0] is store:  # found in this store: a fixpoint of its propagation already
@@ -1444,6 +1447,17 @@ class Label(Goal):
         given = first is not None
         if not rooted and not rooting():  # the rest: with the analyses, now they may pay
             return
+        d0 = store.D[j]
+        values: Iterable[int]
+        # lazily: the first value is the optimum, and it may be all that is read
+        if type(d0) is int:
+            values = (
+                Domain(keep_ge(d0, off, optimum), off)
+                if sense == "min"
+                else _downward(keep_le(d0, off, optimum), off)
+            )
+        else:
+            values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[arg-type]  # a labeled optimum is an int
         try:
             for v in values:
                 D = store.D[:]
