@@ -483,3 +483,23 @@ def test_answers_after_an_optimum_are_searched_in_the_model_as_of_their_store():
     ]
     assert sorted(a[:-1] for a in found) == packings
     assert all(a[-1] == sum(map(int.__mul__, values, a[:-1])) for a in found)
+
+
+def test_goals_after_branch_and_bound_over_some_variables_lose_no_answer():
+    """Five of nine items labeled by branch and bound, a capacity posted after it and all of
+    them labeled then: every packing comes (the answers after the optimum were pruned in a
+    model that the goals after moved on, which lost some)."""
+    values = [4, 4, 14, 10, 12, 8, 16, 10, 19]
+    first, second = [3, 3, 8, 6, 7, 5, 9, 6, 10], [6, 6, 1, 2, 6, 7, 4, 3, 2]
+    xs, total = vars(9), var()
+    goals = [fd.in_(*xs, interval(0, 1)), fd.in_(total, interval(-3, 98))]
+    goals += [total == fd.dot(values, xs), fd.scalar_product(second, xs, "<=", 17)]
+    some = [xs[7], xs[2], xs[1], xs[5], xs[6]]
+    label = fd.label(some, select="max", maximize=fd.dot(values, xs))
+    found = run(0, tuple(xs), *goals, label, fd.scalar_product(first, xs, "<=", 22), fd.label(xs))
+    packings = [
+        p
+        for p in itertools.product((0, 1), repeat=9)
+        if sum(map(int.__mul__, first, p)) <= 22 and sum(map(int.__mul__, second, p)) <= 17
+    ]
+    assert sorted(found) == packings

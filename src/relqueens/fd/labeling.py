@@ -1457,7 +1457,7 @@ class Label(Goal):
                 else _downward(keep_le(d0, off, optimum), off)
             )
         else:
-            values = range(optimum, d0.hi + 1) if sense == "min" else range(optimum, d0.lo - 1, -1)  # type: ignore[arg-type]  # a labeled optimum is an int
+            values = _reachable(store, j, int(optimum), sense)
         try:
             for v in values:
                 D = store.D[:]
@@ -1471,6 +1471,25 @@ class Label(Goal):
             if not given:
                 yield from at_limit(e)
             raise
+
+
+def _reachable(store: FDStore, j: int, v: int, sense: str) -> Iterator[int]:
+    """The values of objective ``j``, kept as bounds, from ``v`` on (up for ``"min"``, down
+    for ``"max"``), each the next that propagation allows past the last: a gap between two
+    values is passed at once, not value by value (``minimize=10**7 * x + y``, all answers:
+    over a minute to 1 ms)."""
+    step = 1 if sense == "min" else -1
+    while True:
+        D, model = store.D[:], store.current()  # (answers may have posted)
+        d = D[j]
+        if not d.lo <= v <= d.hi:
+            return
+        D[j] = Wide(v, d.hi) if sense == "min" else Wide(d.lo, v)
+        if not fixpoint(D, {j}, model):
+            return
+        v = int(low(D[j], model.off[j]) if sense == "min" else high(D[j], model.off[j]))
+        yield v
+        v += step
 
 
 def _weighed(model: Model) -> bool:
