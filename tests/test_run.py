@@ -503,3 +503,22 @@ def test_goals_after_branch_and_bound_over_some_variables_lose_no_answer():
         if sum(map(int.__mul__, first, p)) <= 22 and sum(map(int.__mul__, second, p)) <= 17
     ]
     assert sorted(found) == packings
+
+
+def test_branch_and_bound_over_some_items_leaves_the_others_open_in_its_answers():
+    """Two of ten items labeled, their total maximised, then all labeled: the LP's guess that
+    found the best fixed the other items too, but the first answer leaves them open, so every
+    packing still comes, each once."""
+    values = [10, 16, 22, 20, 22, 22, 10, 9, 8, 2]
+    weights = [6, 9, 12, 11, 12, 12, 6, 5, 5, 2]
+    xs, total = vars(10), var()
+    goals = [fd.in_(*xs, interval(0, 1)), fd.in_(total, interval(0, 142))]
+    goals += [total == fd.dot(values, xs), fd.scalar_product(weights, xs, "<=", 27)]
+    label = fd.label([total, xs[8], xs[0]], select="min", maximize=total)
+    found = run(0, tuple(xs), *goals, label, fd.label(xs))
+    packings = [
+        p for p in itertools.product((0, 1), repeat=10) if sum(map(int.__mul__, weights, p)) <= 27
+    ]
+    assert len(found) == len(set(found)) and sorted(found) == packings
+    best = max(sum(map(int.__mul__, values, p)) for p in packings)
+    assert sum(map(int.__mul__, values, found[0])) == best

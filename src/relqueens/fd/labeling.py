@@ -1206,13 +1206,12 @@ class Label(Goal):
         off = model.off[j]
         best: list[int | float] = []
         incumbent: list[list[Dom]] = []
-        home: list[FDStore] = []  # the store whose propagation the incumbent is a fixpoint of
 
         def record(D: list[Dom]) -> bool:
             """Keep ``D`` if it is the best so far; whether the search is to hear of it."""
             v = low(D[j], off)
             if not best or (v < best[0] if sense == "min" else v > best[0]):
-                best[:], incumbent[:], home[:] = [v], [D[:]], [store]
+                best[:], incumbent[:] = [v], [D[:]]
                 return probes is None  # a schedule's probes search on their own
             return False  # keep searching, for better
 
@@ -1288,7 +1287,7 @@ class Label(Goal):
             if incumbent:  # (its values read by the model it was found in)
                 values = {i: int(low(incumbent[0][i], model.off[i])) for i in idxs}
                 placed = _placed(store.D, values, store.current(), over)
-                incumbent[:], home[:] = ([], []) if placed is None else ([placed], [store])
+                incumbent[:] = [] if placed is None else [placed]
                 if placed is None:
                     best.clear()
 
@@ -1432,14 +1431,10 @@ class Label(Goal):
         proved = True
         first = None
         # the optimum branch and bound met first: the labeling's order may take long to meet one
-        if home[0] is store:  # found in this store: a fixpoint of its propagation already
-            D, settled = incumbent[0][:], True
-        else:  # propagated again in the store that grew since
-            D = store.D[:]
-            for i in idxs:
-                D[i] = incumbent[0][i]
-            settled = fixpoint(D, set(idxs), store.current())
-        if settled:
+        D = store.D[:]
+        for i in idxs:
+            D[i] = incumbent[0][i]
+        if fixpoint(D, set(idxs), store.current()):
             found = Solutions(S, store, idxs).state(D)
             if found is not False:
                 yield found
