@@ -40,7 +40,7 @@ from ..logic.run import ALL_WANTED
 from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
-from .domain import DENSE, Dom, Domain, Wide, as_domain
+from .domain import DENSE, Dom, Wide, as_domain
 from .eliminations import implied_equations
 from .equalities import fixed_by_equalities
 from .errors import DomainError
@@ -1443,18 +1443,9 @@ class Label(Goal):
         if not rooted and not rooting():  # the rest: with the analyses, now they may pay
             return
         d0 = store.D[j]
-        values: Iterable[int]
-        # lazily: the first value is the optimum, and it may be all that is read
-        if type(d0) is int:
-            values = (
-                Domain(keep_ge(d0, off, optimum), off)
-                if sense == "min"
-                else _downward(keep_le(d0, off, optimum), off)
-            )
-        else:
-            values = _reachable(store, j, int(optimum), sense)
         try:
-            for v in values:
+            # lazily: the first value is the optimum, and it may be all that is read
+            for v in _reachable(store, j, int(optimum), sense):
                 D = store.D[:]
                 D[j] = 1 << (v - off) if type(d0) is int else Wide(v, v)
                 if fixpoint(D, {j}, store.current()):  # current: answers may have posted
@@ -1469,20 +1460,18 @@ class Label(Goal):
 
 
 def _reachable(store: FDStore, j: int, v: int, sense: str) -> Iterator[int]:
-    """The values of objective ``j``, kept as bounds, from ``v`` on (up for ``"min"``, down
-    for ``"max"``), each the next that propagation allows past the last: a gap between two
-    values is passed at once, not value by value (``minimize=10**7 * x + y``, all answers:
-    over a minute to 1 ms)."""
+    """The values of objective ``j`` from ``v`` on (up for ``"min"``, down for ``"max"``),
+    each the next that propagation allows past the last: a gap between two values is passed
+    at once, not value by value (``minimize=10**7 * x + y``, all answers: over a minute to
+    1 ms; ``maximize=100001 * x``, ``x`` in four values, 288 answers: 11.6 s to 2 ms)."""
     step = 1 if sense == "min" else -1
     while True:
         D, model = store.D[:], store.current()  # (answers may have posted)
-        d = D[j]
-        if not d.lo <= v <= d.hi:
+        o = model.off[j]
+        D[j] = keep_ge(D[j], o, v) if sense == "min" else keep_le(D[j], o, v)
+        if not D[j] or not fixpoint(D, {j}, model):
             return
-        D[j] = Wide(v, d.hi) if sense == "min" else Wide(d.lo, v)
-        if not fixpoint(D, {j}, model):
-            return
-        v = int(low(D[j], model.off[j]) if sense == "min" else high(D[j], model.off[j]))
+        v = int(low(D[j], o) if sense == "min" else high(D[j], o))
         yield v
         v += step
 
@@ -1719,14 +1708,6 @@ class Refuting:
             if b is INFEASIBLE or b > top or not r.prune(D, off, top, queue):
                 return False
         return not queue or fixpoint(D, queue, self.model)
-
-
-def _downward(d: int, o: int) -> Iterator[int]:
-    """The values of bitset ``d`` (``o`` its offset), highest first."""
-    while d:
-        top = d.bit_length() - 1
-        yield o + top
-        d ^= 1 << top
 
 
 def label(
