@@ -1440,10 +1440,10 @@ class Label(Goal):
                 yield found
                 first = [tuple(low(D[i], model.off[i]) for i in idxs)]
         given = first is not None
-        if not rooted and not rooting():  # the rest: with the analyses, now they may pay
-            return
-        d0 = store.D[j]
         try:
+            if not rooted and not rooting():  # the rest: with the analyses, now they may pay
+                return
+            d0 = store.D[j]
             # lazily: the first value is the optimum, and it may be all that is read
             for v in _reachable(store, j, int(optimum), sense):
                 D = store.D[:]
