@@ -143,22 +143,28 @@ def test_a_disequality_posted_before_a_wide_domain_propagates_once_it_comes():
         assert len(run(1, (a, w, b), *order)) == 1
 
 
+def few_fixpoints(monkeypatch, most=10_000):
+    """Make the labeling's fixpoints fail a test once there have been more than ``most``
+    (a search that tries an objective's values one by one, across its gaps)."""
+    calls = []
+    real = labeling.fixpoint
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > most:
+            raise AssertionError("the objective's values are tried one by one")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(labeling, "fixpoint", counted)
+
+
 def test_all_answers_of_an_objective_kept_as_bounds_pass_the_gaps_between_its_values(
     monkeypatch,
 ):
     """``10**7 * x0 + x2`` minimised, every answer: after the optimum, the objective's next
     values are those propagation allows, each found at once (one fixpoint a value), not tried
     one by one across the gaps of ten million (89 s)."""
-    calls = []
-    real = labeling.fixpoint
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        if len(calls) > 10_000:
-            raise AssertionError("the objective's values are tried one by one")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(labeling, "fixpoint", counted)
+    few_fixpoints(monkeypatch)
     x0, x1, x2 = vars(3)
     goals = [fd.in_(x0, x1, x2, fd.interval(0, 4)), fd.eq(x0 + x1, 3)]
     found = run(0, (x0, x1, x2), *goals, fd.label([x0, x1, x2], minimize=10**7 * x0 + x2))
@@ -174,16 +180,7 @@ def test_all_answers_of_an_objective_made_a_bitset_pass_the_gaps_between_its_val
     """``100001 * x`` maximised, ``x`` in four values, labeled middle out: the objective is a
     bitset of some 500,000 values, and after the optimum its next values are those propagation
     allows, not each of its bits in turn (11.6 s for 288 answers of such a model)."""
-    calls = []
-    real = labeling.fixpoint
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        if len(calls) > 10_000:
-            raise AssertionError("the objective's values are tried one by one")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(labeling, "fixpoint", counted)
+    few_fixpoints(monkeypatch)
     x, y = vars(2)
     goals = [fd.in_(x, fd.domain(-2, 0, 1, 3)), fd.in_(y, fd.interval(0, 2))]
     found = run(0, (x, y), *goals, fd.label([x, y], order="mid", maximize=100001 * x))
