@@ -60,6 +60,7 @@ from .propagators import (
 from .propagators import Inverse as InverseProp
 from .propagators import LexLe as LexLeProp
 from .store import FDStore, alias, is_int, owned_store
+from .subsets import SubsetSum
 from .terms import Aux, Flag, Lin, Relation, lin, var
 
 if TYPE_CHECKING:
@@ -1319,7 +1320,10 @@ class Posting:
             return False
         if op == "!=" and (apart := self.unequal_differences(pairs, k, source)) is not None:
             return apart
-        return self.attach(self.sum_of(tuple(pairs), k, op, source))
+        p = self.sum_of(tuple(pairs), k, op, source)
+        if type(p) is BoolLinear and p.general is None and op == "==":  # a subset sum
+            return self.attach(p) and self.attach(SubsetSum(p.terms, k, source))
+        return self.attach(p)
 
     def unfixed(self, items: dict[int, int]) -> tuple[dict[int, int], int]:
         """``items`` without zero coefficients and the variables fixed by now, and the sum of
