@@ -12,6 +12,7 @@ from relqueens.fd import Domain, interval, labeling
 from relqueens.fd.arith import AtLeastApart, ReifiedBound
 from relqueens.fd.propagators import (
     BoolLinear,
+    BoolSum,
     EqOffset,
     LeOffset,
     Linear,
@@ -760,3 +761,53 @@ def test_a_knapsack_row_prunes_no_solution_and_refutes_by_its_open_terms_gcd(row
     g = math.gcd(*(a for j, a in terms if len(values[j]) > 1))
     if op == "==" and g > 1 and rest % g:
         assert not kept
+
+
+def _counted(D, p, queue):
+    """Run ``p`` alone to its fixpoint from the terms in ``queue``, as :func:`fixpoint` would."""
+    while queue:
+        j = queue.pop()
+        if not p.propagate(D, [0] * len(D), queue, j):
+            return False
+    return True
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(2, 6).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.sampled_from(["==", "<="]),
+            st.integers(0, n),
+            st.lists(
+                st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, 1)), max_size=n),
+                max_size=4,
+            ),
+        )
+    )
+)
+def test_a_count_of_ones_keeps_every_supported_value_through_branches(case):
+    """:class:`BoolSum` (``sum(xs) op k``, its watches kept from branch to branch as the search
+    keeps them) leaves just the values some solution takes, and fails where none does."""
+    n, op, k, branches = case
+    p, root, queue = BoolSum(tuple((j, 1) for j in range(n)), -k, op), [3] * n, set()
+    if not (p.start(root, [0] * n, queue) and _counted(root, p, queue)):
+        assert op == "==" and k > n  # no count of n terms reaches it
+        return
+    for fixes in branches:  # each branch starts again from the root: the watches stay as left
+        D = list(root)
+        for j, v in fixes:
+            D[j] &= 1 << v
+        if 0 in D:
+            continue
+        before = list(D)
+        ok = _counted(D, p, {j for j, _ in fixes})
+        kept = [0] * n
+        for xs in itertools.product(*([0, 1] if d == 3 else [d >> 1] for d in before)):
+            if (sum(xs) == k) if op == "==" else (sum(xs) <= k):
+                for j, x in enumerate(xs):
+                    kept[j] |= 1 << x
+        if not ok:
+            assert not any(kept)
+        else:
+            assert kept == D

@@ -37,17 +37,14 @@ def equations(draw):
 
 def supported(terms, k, D):
     """The bitsets brute force leaves: each value kept that some solution takes, or None."""
-    n, opens = len(D), [range(2) if d == 3 else (d >> 1,) for d in D]
-    kept = [0] * n
-    for xs in itertools.product(*opens):
-        if sum(a * xs[j] for j, a in terms) + k == 0:
-            for j, x in enumerate(xs):
-                kept[j] |= 1 << x
-    return (
-        None
-        if not any(kept)
-        else [kept[j] if j in {i for i, _ in terms} else D[j] for j in range(n)]
-    )
+    bits = [[p for p in range(d.bit_length()) if d >> p & 1] for d in D]
+    kept = [0] * len(D)
+    for ps in itertools.product(*bits):
+        if sum(a * ps[j] for j, a in terms) + k == 0:
+            for j, p in enumerate(ps):
+                kept[j] |= 1 << p
+    inside = {j for j, _ in terms}
+    return None if not any(kept) else [kept[j] if j in inside else D[j] for j in range(len(D))]
 
 
 @SETTINGS
@@ -73,10 +70,12 @@ def test_the_propagator_keeps_exactly_the_supported_values(equation, reach):
 
 @st.composite
 def subset_sum_models(draw):
-    """Equations and now and then a ``<=`` row over 0/1 variables with mixed coefficients, pins
-    anywhere, in any goal order: what posting gives a :class:`SubsetSum`."""
-    n = draw(st.integers(3, 8))
+    """Equations and now and then a ``<=`` row over 0/1 variables with mixed coefficients, a row
+    now and then equal to a total (a variable over a few values), pins anywhere, in any goal
+    order: what posting gives a :class:`SubsetSum`."""
+    n = draw(st.integers(3, 7))
     domains = [draw(st.sampled_from([{0, 1}, {0, 1}, {0, 1}, {0}, {1}])) for _ in range(n)]
+    domains.append(draw(st.sets(st.integers(-15, 15), min_size=1, max_size=6)))  # the total
     pins = [
         (draw(st.integers(0, n - 1)), draw(st.integers(0, 1)), draw(st.sampled_from(["eq", "fd"])))
         for _ in range(draw(st.integers(0, 2)))
@@ -87,8 +86,18 @@ def subset_sum_models(draw):
         pairs = [(draw(COEFFICIENTS), ("v", j)) for j in chosen]
         op = draw(st.sampled_from(["==", "==", "==", "<="]))
         room = sum(abs(a) for a, _ in pairs)
-        items.append(("sp", pairs, op, ("c", draw(st.integers(-room, room)))))
-    return n, domains, shuffled(draw, items)
+        value = draw(st.sampled_from(["c", "total", "total in the sum"]))
+        if value == "total in the sum":  # c * x ... + total == k, or - total
+            pairs.append((draw(st.sampled_from([1, -1])), ("v", n)))
+        items.append(
+            (
+                "sp",
+                pairs,
+                op,
+                ("v", n) if value == "total" else ("c", draw(st.integers(-room, room))),
+            )
+        )
+    return n + 1, domains, shuffled(draw, items)
 
 
 @SETTINGS

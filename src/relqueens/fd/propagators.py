@@ -1000,7 +1000,8 @@ class BoolSum(Linear):
     zeros), two terms when ``need == 1`` (watched literals: an exactly-one or
     an at-least-one), else ``None`` (counted on every call). While neither
     watched term is ``v``, two terms are not ``v`` and a term fixed to ``v``
-    changes nothing: the call costs two look-ups, not a count. When one is,
+    changes nothing: the call costs two look-ups, not a count; so does it while
+    a watched term is fixed to the other value (that side holds). Else
     another term that is not ``v`` takes its place (the last terms first:
     leftmost labeling fixes them last); when none is left, the one term
     that is not ``v`` (if any: else the count is past its bound) must take
@@ -1035,9 +1036,10 @@ class BoolSum(Linear):
         if not watched:
             return True
         a, b = watched
-        if D[a] != d and D[b] != d:
+        da, db = D[a], D[b]
+        if (da != d and db != d) or da == 3 ^ d or db == 3 ^ d:  # two not v, or one fixed not v
             return True
-        other = a if D[a] != d else b if D[b] != d else -1  # the watch that is not v, if any
+        other = a if da != d else b if db != d else -1  # the watch that is not v, if any
         for j in self.backwards:
             if j != other and D[j] != d:
                 if other >= 0:
