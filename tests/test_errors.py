@@ -33,6 +33,7 @@ x, y, z = vars(3)
         (lambda: fd.eq(x < y, x), TypeError, "fd.eq takes"),
         (lambda: fd.dot([1, 2], [x]), ValueError, "as many"),
         (lambda: fd.dot([1.5], [x]), TypeError, "integer coefficients"),
+        (lambda: fd.dot([2, True], [x, y]), TypeError, "integer coefficients"),
         (lambda: fd.label([x], select="random"), ValueError, "leftmost, ff"),
         (lambda: fd.label([x], order="sideways"), ValueError, "up, down"),
         (lambda: fd.label(["a"]), TypeError, "'a'"),

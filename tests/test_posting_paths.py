@@ -95,3 +95,17 @@ def test_pairwise_disequalities_far_apart_and_near_agree_with_brute_force():
     assert run_all((x, y), fd.in_(x, y, fd.interval(0, 600)), x != y + 300, fd.eq(x, 300)) == tuple(
         (300, v) for v in range(601) if v != 0
     )
+
+
+def test_a_dot_product_adds_the_coefficients_of_a_variable_given_twice():
+    """``fd.dot`` takes a variable's term as it is, a kanren variable's, an integer's or an
+    expression's through ``lin``, and adds up the coefficients of one variable (none left at 0)."""
+    from kanren import var as kanren_var
+
+    x, y = vars(2)
+    k = kanren_var()
+    expr = fd.dot([2, -2, 3, 5, 1, 4], [x, x, y, 7, k, y + 1])
+    assert expr.terms == {y: 7, k: 1} and expr.const == 39
+    assert run_all(
+        (x, y), fd.in_(x, y, fd.interval(0, 3)), fd.dot([1, 1, -1], [x, y, x]) == 2
+    ) == tuple((a, 2) for a in range(4))

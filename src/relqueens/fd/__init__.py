@@ -318,8 +318,11 @@ def dot(coeffs: Iterable[int], xs: Iterable[object]) -> Lin:
     terms: dict[Any, int] = {}
     const = 0
     for c, x in zip(coeffs, xs):
-        if isinstance(c, bool) or not isinstance(c, int):
+        if type(c) is not int and (isinstance(c, bool) or not isinstance(c, int)):
             raise TypeError(f"dot takes integer coefficients, got {c!r}")
+        if type(x) is LVar:  # the common case: a term of its own
+            terms[x] = terms.get(x, 0) + c
+            continue
         t = lin(x)
         const += c * t.const
         for v, a in t.terms.items():
