@@ -25,37 +25,61 @@ COEFFICIENTS = st.integers(-12, 12).filter(bool)
 
 @st.composite
 def equations(draw):
-    """``(terms, k, D)``: ``sum(a_j x_j) + k == 0`` over 0/1 variables and their bitsets
-    (1 is just 0, 2 just 1, 3 open), each variable in one term (posting merges repeats)."""
+    """``(terms, k, D, off, total)``: ``sum(a_j x_j) + k == 0`` over 0/1 variables (bitsets 1:
+    just 0, 2: just 1, 3: open, at offset 0), each in one term (posting merges repeats), and now
+    and then a total ``+-t`` (its position among the terms) over a bitset at an offset."""
     n = draw(st.integers(2, 7))
     D = [draw(st.sampled_from([3, 3, 3, 1, 2])) for _ in range(n)]
+    off = [0] * n
     chosen = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
-    terms = tuple((j, draw(COEFFICIENTS)) for j in chosen)
+    terms = [(j, draw(COEFFICIENTS)) for j in chosen]
+    total = None
+    if draw(st.booleans()):
+        D.append(draw(st.integers(1, (1 << 12) - 1)))
+        off.append(draw(st.integers(-8, 8)))
+        total = draw(st.integers(0, len(terms)))
+        terms.insert(total, (n, draw(st.sampled_from([1, -1]))))
     k = draw(st.integers(-sum(abs(a) for _, a in terms) - 2, 2))
-    return terms, k, D
+    return tuple(terms), k, D, off, total
 
 
-def supported(terms, k, D):
+def supported(terms, k, D, off):
     """The bitsets brute force leaves: each value kept that some solution takes, or None."""
     bits = [[p for p in range(d.bit_length()) if d >> p & 1] for d in D]
     kept = [0] * len(D)
     for ps in itertools.product(*bits):
-        if sum(a * ps[j] for j, a in terms) + k == 0:
+        if sum(a * (off[j] + ps[j]) for j, a in terms) + k == 0:
             for j, p in enumerate(ps):
                 kept[j] |= 1 << p
     inside = {j for j, _ in terms}
     return None if not any(kept) else [kept[j] if j in inside else D[j] for j in range(len(D))]
 
 
+LIMITS = [
+    (subsets.REACH, subsets.DENSE),
+    (0, subsets.DENSE),
+    (4, subsets.DENSE),
+    (subsets.REACH, 0),
+]
+"""``(REACH, DENSE)``: as they are, tables cut short, sums taken as dense past 0 (a table made
+only for as many open terms as its bits, plus :data:`~relqueens.fd.subsets.SPARE`, 0 here)."""
+
+
 @SETTINGS
-@given(equations(), st.sampled_from([subsets.REACH, 0, 4]))
-def test_the_propagator_keeps_exactly_the_supported_values(equation, reach):
+@given(equations(), st.sampled_from(LIMITS))
+def test_the_propagator_keeps_exactly_the_supported_values(equation, limits):
     """Within the table, the values kept are those some solution takes, and a failure is an
-    equation without one; past it (``REACH`` lowered), nothing supported is lost."""
-    terms, k, D = equation
-    expected, narrowed, queue = supported(terms, k, D), list(D), set()
-    with mock.patch.object(subsets, "REACH", reach):
-        ok = SubsetSum(terms, k).propagate(narrowed, [0] * len(D), queue, 0)
+    equation without one; past it (``REACH`` lowered, or sums taken as dense), nothing
+    supported is lost."""
+    terms, k, D, off, total = equation
+    expected, narrowed, queue = supported(terms, k, D, off), list(D), set()
+    reach, dense = limits
+    with (
+        mock.patch.object(subsets, "REACH", reach),
+        mock.patch.object(subsets, "DENSE", dense),
+        mock.patch.object(subsets, "SPARE", 0 if dense == 0 else subsets.SPARE),
+    ):
+        ok = SubsetSum(terms, k, total=total).propagate(narrowed, off, queue, 0)
     if not ok:
         assert expected is None
         return
@@ -64,8 +88,20 @@ def test_the_propagator_keeps_exactly_the_supported_values(equation, reach):
     if expected is None:
         return  # within bounds but no subset: only the rows' other propagators may see it
     assert all(e & ~d == 0 for e, d in zip(expected, narrowed)), "a supported value lost"
-    if reach == subsets.REACH:
+    if limits == LIMITS[0]:
         assert narrowed == expected
+
+
+def test_a_total_whose_tables_narrow_nothing_is_skipped_and_then_tabled_again():
+    """With a total (an objective, a load), after tables that narrowed nothing the next calls are
+    skipped (1, then 3, ...); a table that narrows brings the skips back to none."""
+    D, off = [3, 3, 3, (1 << 10) - 1], [0, 0, 0, 0]  # 3 x + 5 y + 6 z == t, t in 0..9
+    p = SubsetSum(((0, 3), (1, 5), (2, 6), (3, -1)), 0, total=3)
+    assert p.propagate(D, off, set(), 0) and D[3] == 0b1101101001  # 0, 3, 5, 6, 8, 9
+    assert p.propagate(D, off, set(), 0) and (p.idle, p.skip) == (1, 1)  # nothing more
+    D[0] = 1  # x = 0: t in {0, 5, 6} now, but this call is skipped
+    assert p.propagate(D, off, set(), 0) and D[3] == 0b1101101001 and p.skip == 0
+    assert p.propagate(D, off, set(), 0) and D[3] == 0b1100001 and p.idle == 0
 
 
 @st.composite
@@ -128,3 +164,23 @@ def test_a_number_partition_is_found_in_few_nodes():
     assert len(chosen) == 10 and sum(chosen) == 105 and sum(v * v for v in chosen) == 1435
     with mock.patch.object(subsets, "REACH", 0), pytest.raises(SearchLimit):
         run(1, tuple(xs), *goals, fd.label(xs), max_nodes=2000)
+
+
+def test_a_target_nearer_the_sum_of_the_sizes_is_tabled_by_the_terms_left_off():
+    """``x + 4 y + 9 z + 16 w == 26``: the terms on add 26, past a table of 16 bits; the terms
+    left off add 30 - 26 = 4, within it: ``y`` alone is off."""
+    D = [3, 3, 3, 3]
+    with mock.patch.object(subsets, "REACH", 16):
+        assert SubsetSum(((0, 1), (1, 4), (2, 9), (3, 16)), -26).propagate(D, [0] * 4, set(), 0)
+    assert D == [2, 1, 2, 2]
+
+
+@pytest.mark.parametrize(("hundreds", "tabled"), [(24, True), (40, False)])
+def test_a_table_is_made_while_the_open_terms_are_few_for_its_sums(hundreds, tabled):
+    """``100 (x_1 + ... + x_n) + y == 50 n`` (n even): ``y`` must be 0. Past :data:`DENSE`, with
+    more open terms than the target's bits plus :data:`SPARE` (41 > 11 + 16, not 25), the
+    subsets are many, the sums they leave out few, and the table is not made."""
+    terms = tuple((j, 100) for j in range(hundreds)) + ((hundreds, 1),)
+    D = [3] * (hundreds + 1)
+    SubsetSum(terms, -50 * hundreds).propagate(D, [0] * len(D), set(), 0)
+    assert (D[hundreds] == 1) is tabled

@@ -1321,8 +1321,8 @@ class Posting:
         if op == "!=" and (apart := self.unequal_differences(pairs, k, source)) is not None:
             return apart
         p = self.sum_of(tuple(pairs), k, op, source)
-        if type(p) is BoolLinear and p.general is None and op == "==":  # a subset sum
-            return self.attach(p) and self.attach(SubsetSum(p.terms, k, source))
+        if type(p) is BoolLinear and op == "==" and (total := subset_total(p)) is not False:
+            return self.attach(p) and self.attach(SubsetSum(p.terms, k, source, total))
         return self.attach(p)
 
     def unfixed(self, items: dict[int, int]) -> tuple[dict[int, int], int]:
@@ -1742,6 +1742,14 @@ def distinct_in(terms: tuple[tuple[int, int], ...], group: frozenset[tuple[int, 
         return False
     first = terms[0][0]
     return any(all((j, c) in group for j, _ in terms) for i, c in group if i == first)
+
+
+def subset_total(row: BoolLinear) -> int | Literal[False] | None:
+    """The position of a :class:`BoolLinear` row's total among its terms (``None`` if it has
+    none), or ``False`` if the total's coefficient is not 1 or -1 (no subset sum for it)."""
+    if row.general is None:
+        return None
+    return row.terms.index(row.general) if row.general[1] in (1, -1) else False
 
 
 def _boolean(d: Dom, o: int) -> bool:

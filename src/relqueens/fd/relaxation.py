@@ -1650,9 +1650,12 @@ def _sides(
 
 
 def occurrences(model: Model) -> dict[int, int]:
-    """How many of ``model``'s constraints each variable is in."""
+    """How many of ``model``'s constraints each variable is in (implied ones left out: they
+    restate others)."""
     counts: dict[int, int] = {}
     for e in model.props:
+        if e[0] == "prop" and e[1].implied:
+            continue
         held = e[1].vars if e[0] == "prop" else e[1:3] if e[0] == "ne" else [j for j, _ in e[3]]
         for i in held:
             counts[i] = counts.get(i, 0) + 1
