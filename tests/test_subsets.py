@@ -184,3 +184,15 @@ def test_a_table_is_made_while_the_open_terms_are_few_for_its_sums(hundreds, tab
     D = [3] * (hundreds + 1)
     SubsetSum(terms, -50 * hundreds).propagate(D, [0] * len(D), set(), 0)
     assert (D[hundreds] == 1) is tabled
+
+
+def test_a_row_skips_calls_only_after_many_tables_that_narrow_nothing():
+    """``x + 2 y + 3 z + 4 w == 5`` (1 + 4 or 2 + 3): no table narrows it. Past
+    :data:`PATIENCE` such tables in a row, each further one skips calls (1, 3, 7, ...)."""
+    D, p = [3] * 4, SubsetSum(((0, 1), (1, 2), (2, 3), (3, 4)), -5)
+    for _ in range(subsets.PATIENCE):
+        assert p.propagate(D, [0] * 4, set(), 0) and p.skip == 0
+    assert p.propagate(D, [0] * 4, set(), 0) and (p.idle, p.skip) == (subsets.PATIENCE + 1, 1)
+    D[0] = 1  # x = 0: y + z, both 1, but this call is skipped
+    assert p.propagate(D, [0] * 4, set(), 0) and D == [1, 3, 3, 3]
+    assert p.propagate(D, [0] * 4, set(), 0) and D == [1, 2, 2, 1] and p.idle == 0

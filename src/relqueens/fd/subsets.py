@@ -9,9 +9,9 @@ keeps, as bits of one integer, the sums each prefix of the open terms can
 make, and from the target down, the sums each suffix can finish: a term can
 take a value only if a reachable sum before it, plus what that value adds,
 is one the rest can finish (Trick's dynamic program for the knapsack
-constraint, in bitsets). Domain consistent for the one equation. Number
-partitioning (1..24 into two halves of equal sums and sums of squares, by
-0/1 terms): 76,000 nodes to under 500.
+constraint, in bitsets). Where it makes a table, it is domain consistent
+for the one equation. Number partitioning (1..24 into two halves of equal
+sums and sums of squares, by 0/1 terms): 76,000 nodes to under 500.
 
 A row with one more term ``+-t`` over a variable (a total: ``t ==
 dot(w, take)``) has as its targets the sums ``t``'s values leave, and ``t``
@@ -21,9 +21,12 @@ a variable ``s``, ``s == dot(a, x)`` and ``s == dot(a, 1 - x)``: 1.6 s to
 
 What a table costs grows with the open terms times its sums, and it pays
 where the sums are few: it is made only for sums up to :data:`REACH`, and
-past :data:`DENSE` only while the open terms are few for them. A total
-that is an objective or a load seldom has sums left out; after tables that
-narrow nothing, its calls are skipped for a while (:data:`IDLE`).
+past :data:`DENSE` only while the open terms are few for them. After
+tables in a row that narrowed nothing (:data:`PATIENCE` of them; for a
+total, an objective's or a load's, which seldom has sums left out, one),
+calls are skipped, more the longer the row (:data:`IDLE`): the equation's
+bounds hold meanwhile, and any change a skipped call would have seen is
+seen by the next table made.
 """
 
 from __future__ import annotations
@@ -45,9 +48,12 @@ DENSE = 1 << 10
 its bits: more subsets than that leave few sums up to it unmade, and the table costs."""
 SPARE = 16
 """How many more open terms than the bits of the sums (past :data:`DENSE`) a table is made for."""
+PATIENCE = 16
+"""Tables in a row that narrowed nothing before a row's calls are skipped (a total's: none)."""
 IDLE = 64
-"""With a total, the most calls skipped after tables that narrowed nothing (as many as such
-tables in a row, doubling, up to this; one that narrows or fails skips none)."""
+"""The most calls skipped after a table that narrowed nothing: 1, 3, 7, ... for the first, second,
+third such table in a row past :data:`PATIENCE`, up to this; a table that narrows or fails
+skips none."""
 
 
 def _shifted(bits: int, by: int) -> int:
@@ -61,11 +67,27 @@ def _mirrored(bits: int, c: int) -> int:
     return _shifted(int(bin(bits)[:1:-1], 2), c - width + 1) if bits else 0
 
 
+def _targets(d: int, o: int, sign: int, least: int, sizes: int) -> int:
+    """The sums (within ``0..sizes``) the terms on may add, as bits, where a total ``sign * t``
+    has bitset ``d`` at offset ``o``: ``on = -least - sign * (o + p)`` for each bit ``p``."""
+    if sign < 0:  # on = o + p - least
+        return _shifted(d, o - least) & ((2 << sizes) - 1)
+    c = -least - o  # on = c - p: the bits from c - sizes up to c
+    low = max(c - sizes, 0)
+    return _mirrored((d >> low) & ((2 << (c - low)) - 1), c - low) if c >= low else 0
+
+
+def _values(reached: int, o: int, sign: int, least: int) -> int:
+    """The total's bitset (offset ``o``) of the values whose sums, bits of ``reached``, are
+    made: :func:`_targets` read back."""
+    return _shifted(reached, least - o) if sign < 0 else _mirrored(reached, -least - o)
+
+
 class SubsetSum(Propagator):
-    """``sum(a_i x_i) + k == 0`` over 0/1 variables (domains 1, 2, 3 at offset 0), and now and
-    then one total ``+-t`` over a bitset (``total == dot(w, take)``), domain consistent by
-    reachable sums; implied beside the row's :class:`~relqueens.fd.propagators.BoolLinear`,
-    and slow (run once the cheap ones are done).
+    """``sum(a_i x_i) + k == 0`` over two or more 0/1 variables (domains 1, 2, 3 at offset 0),
+    and maybe one total ``+-t`` over a bitset (``t == dot(w, take)``), domain consistent by
+    reachable sums where it makes a table; implied beside the row's
+    :class:`~relqueens.fd.propagators.BoolLinear`, and slow (run once the cheap ones are done).
 
     A term is *on* when it adds its size ``|a|`` to the least the open terms
     can add (``x = 1`` for ``a > 0``, ``x = 0`` for ``a < 0``); what the terms
@@ -80,7 +102,18 @@ class SubsetSum(Propagator):
     [1, 2, 2, 1]
     """
 
-    __slots__ = ("bools", "domains", "idle", "k", "negative", "signed", "sizes", "skip", "total")
+    __slots__ = (
+        "bools",
+        "domains",
+        "idle",
+        "k",
+        "negative",
+        "patience",
+        "signed",
+        "sizes",
+        "skip",
+        "total",
+    )
     slow = implied = True
 
     def __init__(
@@ -99,43 +132,44 @@ class SubsetSum(Propagator):
         self.signed = tuple(a for _, a in self.bools)
         self.negative = tuple(min(a, 0) for _, a in self.bools)
         self.sizes = tuple(abs(a) for _, a in self.bools)
-        self.idle = self.skip = 0  # calls to skip after tables that narrowed nothing, and left
+        self.idle = self.skip = 0  # tables in a row that narrowed nothing; calls left to skip
+        self.patience = PATIENCE if total is None else 0  # a total: an objective's, a load's
 
     def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
         return self.propagate(D, off, queue, -1)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
-        if self.total is None:
-            return self.table(D, off, queue) is not False
-        if self.skip:  # a total (an objective, a load) whose tables have narrowed nothing
+        if self.skip:  # tables in a row that narrowed nothing: this call is left to the bounds
             self.skip -= 1
             return True
         found = self.table(D, off, queue)
         if found is None:
-            self.idle = min(2 * self.idle + 1, IDLE)
-            self.skip = self.idle
+            self.idle += 1
+            past = min(self.idle - self.patience, IDLE.bit_length())
+            self.skip = min((1 << past) - 1, IDLE) if past > 0 else 0
             return True
         self.idle = 0
         return found
 
     def table(self, D: list[Dom], off: list[int], queue: set[int]) -> bool | None:
         """Keep the supported values; ``False`` if there are none, ``None`` if every value is
-        (or the sums are past the table)."""
+        (or no table is made)."""
         domains = self.domains(D)
         opens = list(map((3).__eq__, domains))
         # the sum with every open term at the value that adds less; what the open ones span
         least = self.k + sum(compress(self.signed, map((2).__eq__, domains)))
         least += sum(compress(self.negative, opens))
         sizes = sum(compress(self.sizes, opens))
+        t = sign = o = d = 0  # no total: these are not read
         if self.total is None:  # what the terms on must add
             lo = hi = -least
-        else:  # on + least + a * (o + p) == 0 for a bit p of the total's domain
-            t, a = self.total
+        else:  # on + least + sign * (o + p) == 0 for a bit p of the total's domain
+            t, sign = self.total
             d, o = D[t], off[t]
             if type(d) is not int:
                 return None  # kept as bounds: the row's bounds keep it
             first, last = (d & -d).bit_length() - 1, d.bit_length() - 1
-            lo, hi = (o + first, o + last) if a < 0 else (-o - last, -o - first)
+            lo, hi = (o + first, o + last) if sign < 0 else (-o - last, -o - first)
             lo, hi = max(lo - least, 0), min(hi - least, sizes)
         if lo > hi or hi < 0 or lo > sizes:
             return False
@@ -146,28 +180,23 @@ class SubsetSum(Propagator):
         if self.total is None:
             targets = 1 << (sizes - lo if flip else lo)
         else:
-            targets = _shifted(d, o - least) if a < 0 else _mirrored(d, -least - o)
-            targets &= (2 << sizes) - 1
-            if not targets:
-                return False
+            targets = _targets(d, o, sign, least, sizes)
             if flip:
                 targets = _mirrored(targets, sizes)
         opened = list(compress(self.bools, opens))
         mask = (1 << top) - 1
         before = [1]  # before[n]: the sums the first n open terms can make, as bits
         reach = 1
-        for _, a in opened:
-            reach = (reach | (reach << abs(a))) & mask
+        for size in compress(self.sizes, opens):
+            reach = (reach | (reach << size)) & mask
             before.append(reach)
         after = reach & targets  # the sums from which the terms after the one at hand reach one
         if not after:
             return False
         narrowed = None
         if self.total is not None:  # its values whose sums are reached
-            reached = _mirrored(after, sizes) if flip else after
-            t, a = self.total
-            kept = _shifted(reached, least - o) if a < 0 else _mirrored(reached, -least - o)
-            if kept != D[t]:
+            kept = _values(_mirrored(after, sizes) if flip else after, o, sign, least)
+            if kept != d:
                 D[t] = kept
                 queue.add(t)
                 narrowed = True
