@@ -46,7 +46,7 @@ beyond it the equation keeps to its bounds."""
 DENSE = 1 << 10
 """Past this sum, a table is made only if the open terms are at most :data:`SPARE` more than
 its bits: more subsets than that leave few sums up to it unmade, and the table costs."""
-SPARE = 16
+SPARE = 12
 """How many more open terms than the bits of the sums (past :data:`DENSE`) a table is made for."""
 PATIENCE = 16
 """Tables in a row that narrowed nothing before a row's calls are skipped (a total's: none)."""
