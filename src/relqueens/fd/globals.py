@@ -13,7 +13,17 @@ from typing import Any, Literal
 
 from .domain import MAX_WIDTH, Dom, Domain, domain_of, interval
 from .post import Constraint, Postable, Posting
-from .propagators import Linear, Propagator, aligned, high, keep_ge, keep_le, low, narrow
+from .propagators import (
+    Linear,
+    Propagator,
+    _rebase,
+    aligned,
+    high,
+    keep_ge,
+    keep_le,
+    low,
+    narrow,
+)
 from .terms import Lin
 
 
@@ -28,12 +38,6 @@ def bit_values(d: int, o: int) -> Iterator[int]:
 def _has(d: int, o: int, value: int) -> bool:
     pos = value - o
     return pos >= 0 and (d >> pos) & 1 == 1
-
-
-def _rebase(d: int, o_from: int, o_to: int) -> int:
-    """Bitset ``d`` at offset ``o_from`` as a bitset at offset ``o_to`` (values below ``o_to`` dropped)."""
-    s = o_from - o_to
-    return d << s if s >= 0 else d >> -s
 
 
 def _union(D: list[Dom], off: list[int], xs: list[int]) -> Domain:

@@ -1477,6 +1477,12 @@ class DistinctSum(Linear):
         return True
 
 
+def _rebase(d: int, o_from: int, o_to: int) -> int:
+    """Bitset ``d`` at offset ``o_from`` as a bitset at offset ``o_to`` (values below ``o_to`` dropped)."""
+    s = o_from - o_to
+    return d << s if s >= 0 else d >> -s
+
+
 _REVERSED = bytes(int(f"{v:08b}"[::-1], 2) for v in range(256))
 """Each byte with its bits in reverse order."""
 

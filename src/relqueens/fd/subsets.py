@@ -35,7 +35,7 @@ from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from .propagators import Propagator
+from .propagators import Propagator, _mirror, _rebase
 
 if TYPE_CHECKING:
     from .domain import Dom
@@ -56,31 +56,20 @@ third such table in a row past :data:`PATIENCE`, up to this; a table that narrow
 skips none."""
 
 
-def _shifted(bits: int, by: int) -> int:
-    """``bits`` moved up by ``by`` (down where negative; bits below 0 are lost)."""
-    return bits << by if by >= 0 else bits >> -by
-
-
-def _mirrored(bits: int, c: int) -> int:
-    """The set ``{c - t : t in bits}`` as bits (the values below 0 left out)."""
-    width = bits.bit_length()
-    return _shifted(int(bin(bits)[:1:-1], 2), c - width + 1) if bits else 0
-
-
 def _targets(d: int, o: int, sign: int, least: int, sizes: int) -> int:
     """The sums (within ``0..sizes``) the terms on may add, as bits, where a total ``sign * t``
     has bitset ``d`` at offset ``o``: ``on = -least - sign * (o + p)`` for each bit ``p``."""
     if sign < 0:  # on = o + p - least
-        return _shifted(d, o - least) & ((2 << sizes) - 1)
+        return _rebase(d, o, least) & ((2 << sizes) - 1)
     c = -least - o  # on = c - p: the bits from c - sizes up to c
     low = max(c - sizes, 0)
-    return _mirrored((d >> low) & ((2 << (c - low)) - 1), c - low) if c >= low else 0
+    return _mirror((d >> low) & ((2 << (c - low)) - 1), c - low) if c >= low else 0
 
 
 def _values(reached: int, o: int, sign: int, least: int) -> int:
     """The total's bitset (offset ``o``) of the values whose sums, bits of ``reached``, are
     made: :func:`_targets` read back."""
-    return _shifted(reached, least - o) if sign < 0 else _mirrored(reached, -least - o)
+    return _rebase(reached, least, o) if sign < 0 else _mirror(reached, -least - o)
 
 
 class SubsetSum(Propagator):
@@ -182,7 +171,7 @@ class SubsetSum(Propagator):
         else:
             targets = _targets(d, o, sign, least, sizes)
             if flip:
-                targets = _mirrored(targets, sizes)
+                targets = _mirror(targets, sizes)
         opened = list(compress(self.bools, opens))
         mask = (1 << top) - 1
         before = [1]  # before[n]: the sums the first n open terms can make, as bits
@@ -195,7 +184,7 @@ class SubsetSum(Propagator):
             return False
         narrowed = None
         if self.total is not None:  # its values whose sums are reached
-            kept = _values(_mirrored(after, sizes) if flip else after, o, sign, least)
+            kept = _values(_mirror(after, sizes) if flip else after, o, sign, least)
             if kept != d:
                 D[t] = kept
                 queue.add(t)
