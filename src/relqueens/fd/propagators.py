@@ -53,7 +53,7 @@ if TYPE_CHECKING:
         list[dict[int, int]],  # masks
         list[dict[int, list[tuple[int, int]]]],  # cuts
         list[bool],  # plain
-        list[bool],  # eager
+        list[int],  # eager
         Wakes,  # watch
         Wakes,  # fixwatch
         Wakes,  # boundwatch
@@ -427,11 +427,23 @@ def fixpoint(
     Indices popped from the queue are appended to ``touched`` when given.
     A variable that value elimination narrows is queued only if it became
     fixed, has propagators that wake on any change or on a lost support, or
-    lost a bound and has propagators that wake on bound changes.
+    lost a bound and has propagators that wake on bound changes; if not, its
+    slow propagators that wake on any change (``all_distinct``'s matching)
+    are still woken.
     """
-    off, rows, masks, cuts, plain, eager, watch, fixwatch, boundwatch, slowwatch, supportwatch = (
-        model.hot
-    )
+    (
+        off,
+        rows,
+        masks,
+        cuts,
+        plain,
+        eager,
+        watch,
+        fixwatch,
+        boundwatch,
+        slowwatch,
+        supportwatch,
+    ) = model.hot
     wide_steps = steps = 0
     # slow propagators woken, run once the cheap ones are done; batched ones, run once the
     # variable queue is empty (each made when first needed: most calls need neither)
@@ -479,12 +491,15 @@ def fixpoint(
                             if not nj:
                                 return False
                             D[j] = nj
-                            if (
-                                not nj & (nj - 1)
-                                or eager[j]
-                                or (boundwatch[j] and (gone & dj & -dj or gone << 1 > dj))
+                            if not nj & (nj - 1) or (
+                                boundwatch[j] and (gone & dj & -dj or gone << 1 > dj)
                             ):
                                 queue.add(j)
+                            elif eager[j]:
+                                if eager[j] == QUEUE:
+                                    queue.add(j)
+                                else:
+                                    later = deferred(later, slowwatch[j], j)
                 if plain[i]:  # no rows, nothing listens to i but fix-woken and slow propagators
                     for p in fixwatch[i]:
                         if not p.propagate(D, off, queue, i):
@@ -507,12 +522,15 @@ def fixpoint(
                                 if not nj:
                                     return False
                                 D[j] = nj
-                                if (
-                                    not nj & (nj - 1)
-                                    or eager[j]
-                                    or (boundwatch[j] and (bit == dj & -dj or bit << 1 > dj))
+                                if not nj & (nj - 1) or (
+                                    boundwatch[j] and (bit == dj & -dj or bit << 1 > dj)
                                 ):
                                     queue.add(j)
+                                elif eager[j]:
+                                    if eager[j] == QUEUE:
+                                        queue.add(j)
+                                    else:
+                                        later = deferred(later, slowwatch[j], j)
                         continue
                     v = a + ci
                     for j, k in members:  # type: ignore[misc]  # pairs: the Lined rows went above
@@ -525,14 +543,15 @@ def fixpoint(
                                 if not nj:
                                     return False
                                 D[j] = nj
-                                if (
-                                    not nj & (nj - 1)
-                                    or eager[j]
-                                    or (
-                                        boundwatch[j] and (bit == dj & -dj or bit << 1 > dj)
-                                    )  # a bound moved
-                                ):
+                                if not nj & (nj - 1) or (
+                                    boundwatch[j] and (bit == dj & -dj or bit << 1 > dj)
+                                ):  # fixed, or a bound moved
                                     queue.add(j)
+                                elif eager[j]:
+                                    if eager[j] == QUEUE:
+                                        queue.add(j)
+                                    else:
+                                        later = deferred(later, slowwatch[j], j)
                 for p in fixwatch[i]:
                     if not p.propagate(D, off, queue, i):
                         return False
@@ -560,6 +579,20 @@ def fixpoint(
             if later is None:
                 later = {}
             later[p] = i
+
+
+QUEUE, DEFER = 2, 1
+"""``eager[x]`` when value elimination narrows ``x``: queue it (a propagator wakes on any
+change), or only wake its slow propagators (they all wake on any change); 0: neither."""
+
+
+def deferred(later: dict[Woken, int] | None, slow: Sequence[Woken], i: int) -> dict[Woken, int]:
+    """``later`` (made if ``None``) with the slow propagators ``slow`` of variable ``i`` woken."""
+    if later is None:
+        later = {}
+    for p in slow:
+        later[p] = i
+    return later
 
 
 def quiet(D: list[Dom], i: int, model: Network) -> bool:
@@ -625,6 +658,9 @@ class Propagator(ABC):
     """An implied propagator strengthens a constraint another entry shows: residuals leave it out."""
     slow = False
     """A slow propagator (a matching, a table) runs after the cheap ones, once per round."""
+    lazy = False
+    """A slow propagator that a variable's losing a value to value elimination does not wake
+    (only its being fixed, or narrowed by a propagator); the others, unless ``on_bounds``, do."""
     gather: type[Gathered] | None = None
     """A fix-woken propagator's class of :class:`Gathered`: woken by its first variable, it runs
     with the others of its kind on that variable, in one call."""
@@ -1911,7 +1947,7 @@ class Pigeonhole(Propagator):
     """
 
     __slots__ = ("get", "hall", "members", "offsets", "shifts")
-    slow = implied = True
+    slow = implied = lazy = True
     SLACK = 2
     """Groups with up to this many values more than members get one (they may come down to a permutation)."""
 

@@ -29,7 +29,7 @@ from unification import Var
 
 from ..logic.state import State, Subst, as_state, isvar, walk
 from .domain import Dom, Domain, Wide, as_domain, shown
-from .propagators import EqOffset, Gathered, Lined, Propagator, Scanned
+from .propagators import DEFER, QUEUE, EqOffset, Gathered, Lined, Propagator, Scanned
 
 if TYPE_CHECKING:
     from .post import Constraint
@@ -79,7 +79,9 @@ class Model:
     propagator's ``scan`` takes are checked together instead, by one
     :class:`~relqueens.fd.propagators.Scanned` in ``watch[x]``); ``eager[x]``
     says whether any change of ``x`` wakes something (``watch`` or
-    ``supportwatch``), so value elimination queues it. ``by_type`` lists the
+    ``supportwatch``: :data:`~relqueens.fd.propagators.QUEUE`), so value elimination
+    queues it, or only slow propagators that do (``DEFER``: value elimination wakes them
+    without queueing ``x``). ``by_type`` lists the
     propagators of each class in posting order, for posting rules that look
     for earlier constraints of a kind (see :meth:`posted`); ``defined[x]``
     is ``(y, c)`` for the last ``x == y + c`` posted.
@@ -139,7 +141,7 @@ class Model:
         self.boundwatch: list[list[Propagator]] = []
         self.slowwatch: list[list[Propagator]] = []
         self.supportwatch: list[list[tuple[int, int, int, Propagator]]] = []
-        self.eager: list[bool] = []
+        self.eager: list[int] = []
         self.props: list[Entry] = []
         self.by_type: dict[type, list[Propagator]] = {}
         self.defined: dict[int, tuple[int, int]] = {}
@@ -199,14 +201,17 @@ class Model:
                         lists[i].append(p)
             if lists is self.watch:
                 for i in vs:
-                    self.eager[i] = True
+                    self.eager[i] = QUEUE
+            elif lists is self.slowwatch and not (p.lazy or p.on_bounds):
+                for i in vs:
+                    self.eager[i] = self.eager[i] or DEFER
             if lists is self.watch or lists is self.boundwatch:
                 for i in vs:
                     self.plain[i] = False
             for x, b, j, pos in p.supports(off):
                 if p.scan is None or not self.scanned(x, p.scan).take(b, j, pos, p):
                     self.supportwatch[x].append((b, j, pos, p))
-                self.eager[x] = True
+                self.eager[x] = QUEUE
                 self.plain[x] = False
             self.props.append(entry)
             self.by_type.setdefault(type(p), []).append(p)
@@ -228,7 +233,7 @@ class Model:
             self.reach.extend([0] * n)
             self.links.extend([0] * n)
             self.plain.extend([True] * n)
-            self.eager.extend([False] * n)
+            self.eager.extend([0] * n)
             self.masks.extend([{} for _ in numbers])
             self.cuts.extend([{} for _ in numbers])
             self.once.extend([set() for _ in numbers])
