@@ -106,10 +106,15 @@ class AllDistinctProp(Propagator):
             self.memo[ds] = changes
         if changes is False:
             return False
+        if not changes:
+            return True
         for k, kept in changes:
             x, s = shifts[k]
             if not narrow(D, queue, x, kept >> s):
                 return False
+        if len(self.vars) == len(shifts):  # what it leaves is its own fixpoint (woken by its
+            # own changes, it finds that remembered), unless a variable is in two terms
+            self.memo[self.domains(D) if self.domains else tuple(D[x] << s for x, s in shifts)] = []
         return True
 
     def _changes(self, ds: tuple[int, ...]) -> list[tuple[int, int]] | Literal[False]:
@@ -262,6 +267,10 @@ def _vital(doms: list[int], match: list[int]) -> list[int]:
     for k in left:
         m = match[k]
         succ[m.bit_length() - 1] = doms[k] ^ m
+    if _strong(succ, hall):  # one component (two calls in three, on a 25 x 25 Sudoku)
+        for k in left:
+            keep[k] = doms[k] & hall
+        return keep
     comp = _components(succ, hall)
     cycle: dict[int, int] = {}  # component -> its values
     rest = hall
@@ -273,6 +282,49 @@ def _vital(doms: list[int], match: list[int]) -> list[int]:
     for k in left:
         keep[k] = doms[k] & cycle[comp[match[k].bit_length() - 1]]
     return keep
+
+
+def _strong(succ: list[int], nodes: int) -> bool:
+    """Whether the nodes of bitmask ``nodes`` are one strongly connected component, as far as
+    :data:`SWEEPS` sweeps for the nodes that reach back to the first tell (``False``: no, or
+    not found so soon); as :func:`_components`, a node leads to those of ``succ[node]``.
+
+    The first node must reach every other, and every other the first. A
+    graph of a matching's alternating cycles closes within two or three
+    sweeps; a long path takes more, and is left to :func:`_components`.
+
+    >>> _strong([0b010, 0b100, 0b001], 0b111), _strong([0b010, 0b001, 0b001], 0b111)
+    (True, False)
+    """
+    root = nodes & -nodes
+    ahead = todo = root
+    while todo:
+        bit = todo & -todo
+        todo ^= bit
+        new = succ[bit.bit_length() - 1] & nodes & ~ahead
+        ahead |= new
+        todo |= new
+    if ahead != nodes:
+        return False
+    back, rest = root, nodes ^ root
+    for _ in range(SWEEPS):
+        left = rest
+        while left:
+            bit = left & -left
+            left ^= bit
+            if succ[bit.bit_length() - 1] & back:
+                back |= bit
+        if back == nodes:
+            return True
+        if rest == nodes ^ back:
+            return False  # no node joined: the others do not reach the first
+        rest = nodes ^ back
+    return False
+
+
+SWEEPS = 3
+"""Sweeps :func:`_strong` takes (on a 25 x 25 Sudoku, a graph that closes needs at most three
+in 99 % of the calls)."""
 
 
 def _components(succ: list[int], nodes: int = -1) -> list[int]:
