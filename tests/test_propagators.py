@@ -377,6 +377,41 @@ def test_cardinality_flow_against_brute_force():
         assert kept == [sum(1 << v for v in {p[k] for p in ok}) for k in range(n)]
 
 
+@st.composite
+def value_graphs(draw):
+    """Graphs of up to 12 nodes as successor bitmasks (edges outside ``nodes`` too), and ``nodes``."""
+    n = draw(st.integers(1, 12))
+    density = draw(st.sampled_from([0.15, 0.3, 0.6]))
+    succ = [sum(1 << w for w in range(n + 2) if draw(st.floats(0, 1)) < density) for _ in range(n)]
+    nodes = draw(st.integers(1, (1 << n) - 1))
+    return succ, nodes
+
+
+@settings(max_examples=300, deadline=None)
+@given(value_graphs())
+def test_one_component_is_said_only_of_one_component(case):
+    """``_strong`` says "one component" exactly where Tarjan's finds one, but for graphs it
+    gives up on after its sweeps (never a "yes" for two)."""
+    from relqueens.fd.globals import SWEEPS, _components, _strong
+
+    succ, nodes = case
+    comp = _components(succ, nodes)
+    one = len({comp[v] for v in range(len(succ)) if nodes >> v & 1}) == 1
+    if _strong(succ, nodes):
+        assert one
+    elif one:  # a path back longer than the sweeps reach
+        assert nodes.bit_count() > SWEEPS + 1
+
+
+def test_one_component_is_found_on_a_cycle_and_refused_on_a_path():
+    from relqueens.fd.globals import _strong
+
+    ring = [0b0010, 0b0100, 0b1000, 0b0001]  # 0 -> 1 -> 2 -> 3 -> 0: back within the sweeps
+    assert _strong(ring, 0b1111)
+    assert not _strong(ring, 0b0111)  # without 3, 2 leads nowhere
+    assert not _strong([0b0010, 0b0100, 0b1000, 0b0000], 0b1111)  # forward all, nothing back
+
+
 def test_a_flag_variable_in_a_connective_stands_for_flag_equal_to_one():
     import itertools
 
