@@ -97,7 +97,7 @@ class AllDistinctProp(Propagator):
         shifts = self.shifts or self._layout(D, off)
         if self.sparse:
             return self._numbered(D, off, queue)
-        ds = self.domains(D) if self.domains else tuple(D[x] << s for x, s in shifts)
+        ds = self._key(D, shifts)
         changes = self.memo.get(ds)
         if changes is None:
             changes = self._changes(ds)
@@ -114,8 +114,12 @@ class AllDistinctProp(Propagator):
                 return False
         if len(self.vars) == len(shifts):  # what it leaves is its own fixpoint (woken by its
             # own changes, it finds that remembered), unless a variable is in two terms
-            self.memo[self.domains(D) if self.domains else tuple(D[x] << s for x, s in shifts)] = []
+            self.memo[self._key(D, shifts)] = []
         return True
+
+    def _key(self, D: list[Dom], shifts: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+        """The terms' domains over the base: what :attr:`memo` remembers outcomes by."""
+        return self.domains(D) if self.domains else tuple(D[x] << s for x, s in shifts)
 
     def _changes(self, ds: tuple[int, ...]) -> list[tuple[int, int]] | Literal[False]:
         """``(k, values kept)`` for each term whose values (over the base) shrink, ``False`` if
@@ -284,6 +288,11 @@ def _vital(doms: list[int], match: list[int]) -> list[int]:
     return keep
 
 
+SWEEPS = 3
+"""Sweeps :func:`_strong` takes (on a 25 x 25 Sudoku, a graph that closes needs at most three
+in 97 % of the calls)."""
+
+
 def _strong(succ: list[int], nodes: int) -> bool:
     """Whether the nodes of bitmask ``nodes`` are one strongly connected component, as far as
     :data:`SWEEPS` sweeps for the nodes that reach back to the first tell (``False``: no, or
@@ -320,11 +329,6 @@ def _strong(succ: list[int], nodes: int) -> bool:
             return False  # no node joined: the others do not reach the first
         rest = nodes ^ back
     return False
-
-
-SWEEPS = 3
-"""Sweeps :func:`_strong` takes (on a 25 x 25 Sudoku, a graph that closes needs at most three
-in 99 % of the calls)."""
 
 
 def _components(succ: list[int], nodes: int = -1) -> list[int]:

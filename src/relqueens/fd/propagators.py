@@ -418,6 +418,21 @@ def _unsatisfiable(system: list[Inequality], budget: list[int]) -> bool | None:
     return None
 
 
+QUEUE, DEFER = 2, 1
+"""``eager[x]`` when value elimination narrows ``x``: queue it (a propagator wakes on any
+change), or only wake its slow propagators (one of them wakes on any change; the others,
+``queued_only`` or ``on_bounds``, need not but run too); 0: neither."""
+
+
+def deferred(later: dict[Woken, int] | None, slow: Sequence[Woken], i: int) -> dict[Woken, int]:
+    """``later`` (made if ``None``) with the slow propagators ``slow`` of variable ``i`` woken."""
+    if later is None:
+        later = {}
+    for p in slow:
+        later[p] = i
+    return later
+
+
 def fixpoint(
     D: list[Dom], queue: set[int], model: Network, touched: list[int] | None = None
 ) -> bool:
@@ -504,10 +519,8 @@ def fixpoint(
                     for p in fixwatch[i]:
                         if not p.propagate(D, off, queue, i):
                             return False
-                    for p in slowwatch[i]:
-                        if later is None:
-                            later = {}
-                        later[p] = i
+                    if slowwatch[i]:
+                        later = deferred(later, slowwatch[i], i)
                     continue
                 a = off[i] + b
                 for members, ci in rows[i]:
@@ -575,24 +588,8 @@ def fixpoint(
                 batch[p] = i
             elif not p.propagate(D, off, queue, i):
                 return False
-        for p in slowwatch[i]:
-            if later is None:
-                later = {}
-            later[p] = i
-
-
-QUEUE, DEFER = 2, 1
-"""``eager[x]`` when value elimination narrows ``x``: queue it (a propagator wakes on any
-change), or only wake its slow propagators (they all wake on any change); 0: neither."""
-
-
-def deferred(later: dict[Woken, int] | None, slow: Sequence[Woken], i: int) -> dict[Woken, int]:
-    """``later`` (made if ``None``) with the slow propagators ``slow`` of variable ``i`` woken."""
-    if later is None:
-        later = {}
-    for p in slow:
-        later[p] = i
-    return later
+        if slowwatch[i]:
+            later = deferred(later, slowwatch[i], i)
 
 
 def quiet(D: list[Dom], i: int, model: Network) -> bool:
@@ -644,7 +641,9 @@ class Propagator(ABC):
     ``on_bounds`` is true, only on changes that may move a bound (enough for
     bounds-consistent propagators); when ``on_fix`` is true, only when one of
     them becomes fixed (enough for constraints that prune only from fixed
-    values, and checked at every leaf).
+    values, and checked at every leaf); a ``slow`` one that is
+    ``queued_only`` or ``on_bounds`` need not wake when value elimination
+    narrows a variable without fixing it.
     """
 
     __slots__ = ("source", "vars")
@@ -658,9 +657,10 @@ class Propagator(ABC):
     """An implied propagator strengthens a constraint another entry shows: residuals leave it out."""
     slow = False
     """A slow propagator (a matching, a table) runs after the cheap ones, once per round."""
-    lazy = False
-    """A slow propagator that a variable's losing a value to value elimination does not wake
-    (only its being fixed, or narrowed by a propagator); the others, unless ``on_bounds``, do."""
+    queued_only = False
+    """A slow propagator that needs no waking when value elimination narrows a variable without
+    fixing it (only when it is fixed, or narrowed by a propagator); the others, unless
+    ``on_bounds``, are woken then, without the variable being queued."""
     gather: type[Gathered] | None = None
     """A fix-woken propagator's class of :class:`Gathered`: woken by its first variable, it runs
     with the others of its kind on that variable, in one call."""
@@ -1947,7 +1947,7 @@ class Pigeonhole(Propagator):
     """
 
     __slots__ = ("get", "hall", "members", "offsets", "shifts")
-    slow = implied = lazy = True
+    slow = implied = queued_only = True
     SLACK = 2
     """Groups with up to this many values more than members get one (they may come down to a permutation)."""
 

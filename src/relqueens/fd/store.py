@@ -202,7 +202,7 @@ class Model:
             if lists is self.watch:
                 for i in vs:
                     self.eager[i] = QUEUE
-            elif lists is self.slowwatch and not (p.lazy or p.on_bounds):
+            elif lists is self.slowwatch and not (p.queued_only or p.on_bounds):
                 for i in vs:
                     self.eager[i] = self.eager[i] or DEFER
             if lists is self.watch or lists is self.boundwatch:
