@@ -610,10 +610,27 @@ def nearly_counted_models(draw):
     return n, [set(d) for d in domains], items
 
 
-def build_nearly_counted(item, vs):
-    if item[0] == "label":
-        return fd.label(list(vs), select=item[1]), lambda a: True
-    return build_value_count(item, vs)
+def with_label(build):
+    """``build``, and for a ``("label", select)`` item a labeling of every variable."""
+
+    def built(item, vs):
+        if item[0] == "label":
+            return fd.label(list(vs), select=item[1]), lambda a: True
+        return build(item, vs)
+
+    return built
+
+
+def labeled_first(model, select):
+    """``model`` (``n, domains, items``) with the domains first, then a labeling by ``select``:
+    each item after it is posted over constants."""
+    n, domains, items = model
+    ins = [item for item in items if item[0] == "in"]
+    rest = [item for item in items if item[0] != "in"]
+    return n, domains, [*ins, ("label", select), *rest]
+
+
+build_nearly_counted = with_label(build_value_count)
 
 
 @SETTINGS
@@ -1292,11 +1309,11 @@ def test_residual_of_a_reified_order_of_one_variable_shows_the_reification(op, p
         assert got == expected
 
 
-def check_arith(model):
+def check_arith(model, build=build_arith):
     n, domains, items = model
     cands = candidates_of(domains)
     try:
-        got, expected = solve(items, build_arith, n, cands)
+        got, expected = solve(items, build, n, cands)
     except ZeroDivisionError:
         # building may refuse only a divisor that is the constant 0 (after folding) ...
         culprits = []
@@ -1313,6 +1330,13 @@ def check_arith(model):
                 expr_value(culprits[0][1], a), expr_value(culprits[0][3], a)
         return
     assert_same_answers(got, expected)
+
+
+@SETTINGS
+@given(arith_models(), st.sampled_from(["leftmost", "ff"]))
+def test_arithmetic_relations_stated_after_a_labeling_equal_brute_force(model, select):
+    """A labeling stated first posts each relation over constants: checked, not built."""
+    check_arith(labeled_first(model, select), with_label(build_arith))
 
 
 def test_division_by_a_variable_that_may_be_zero():
@@ -1461,6 +1485,12 @@ def build_reif(item, vs):
 @given(reif_models())
 def test_reification_and_connectives_equal_brute_force(model):
     agrees_with_brute_force(model, build_reif)
+
+
+@SETTINGS
+@given(reif_models(), st.sampled_from(["leftmost", "ff"]))
+def test_reification_stated_after_a_labeling_equals_brute_force(model, select):
+    agrees_with_brute_force(labeled_first(model, select), with_label(build_reif))
 
 
 def tagged_items(draw, tag, *fields):

@@ -16,7 +16,8 @@ from typing import Any
 from unification.core import _reify
 
 from ..logic.reify import reify
-from .terms import Aux, Lin, Relation, aux, lin
+from ..logic.state import walk
+from .terms import Aux, Lin, Relation, aux, constant_value, lin
 
 COMPARE: dict[str, Callable[[int, int], bool]] = {
     # the comparisons by name, as Python's operators
@@ -59,6 +60,53 @@ def _value(part: Any, s: Mapping[Any, Any]) -> Any:
         args = [_value(a, s) for a in part.args]
         return args[0] if part.kind == "reif" else aux(part.kind, *args)  # reif: 0/1, or open
     return reify(part, s)
+
+
+def truth(rel: Relation, s: Mapping[Any, Any]) -> bool | None:
+    """Whether ``rel`` holds, if each of its variables has an integer value in ``s``
+    (``None`` otherwise, or if a part of it has no value, as ``x // 0``).
+
+    A labeling stated before a relation posts it once per combination of
+    values, so a relation over constants is checked this way, not built.
+
+    >>> from relqueens.fd.terms import aux, var
+    >>> x, y = var("x"), var("y")
+    >>> truth(abs(x - y) == 1, {x: 3, y: 2}), truth(aux("count", 2, x, y) >= 1, {x: 1, y: 3})
+    (True, False)
+    >>> truth(x < y, {x: 3}) is None, truth(x // y == 1, {x: 3, y: 0}) is None
+    (True, True)
+    """
+    try:
+        value = _number(rel, s)
+    except (ArithmeticError, ValueError):
+        return None  # no value: posted as usual, its propagator says what that means
+    return None if value is None else value == 1
+
+
+def _number(part: Any, s: Mapping[Any, Any]) -> int | None:
+    """The value of ``part`` (a relation: 0 or 1, an expression, an exponent) under ``s``;
+    ``None`` if a variable in it has no integer value."""
+    if type(part) is Relation:
+        lhs = _number(part.lhs, s)
+        if lhs is None:
+            return None
+        rhs = _number(part.rhs, s)
+        return None if rhs is None else int(COMPARE[part.op](lhs, rhs))
+    if type(part) is not Lin:
+        return part if type(part) is int else None
+    total = part.const
+    for atom, c in part.terms.items():
+        if type(atom) is Aux:
+            args = []
+            for a in atom.args:
+                if (v := _number(a, s)) is None:
+                    return None
+                args.append(v)
+            value = args[0] if atom.kind == "reif" else constant_value(atom.kind, args)
+        elif type(value := walk(atom, s)) is not int:
+            return None
+        total += c * value
+    return total
 
 
 _reify.add((Lin, Mapping), evaluate)

@@ -32,6 +32,7 @@ from .arith import (
 )
 from .differences import difference_sums
 from .domain import DENSE, Dom, Domain, Wide, bounded, dense, interval, span
+from .evaluate import truth
 from .implications import ValueImplication
 from .propagators import (
     BoolCount,
@@ -572,6 +573,8 @@ class Posting:
                     sign = -1 if negate else 1
                     a = a if lhs.terms else -a
                     return self.unary(i, sign * a, sign * (lhs.const - rhs.const) + extra, op)
+        if (held := truth(c, self.s)) is not None:  # over constants (a labeling stated first)
+            return held
         if c.op in _SPLIT and (posted := self.value_tests(c)) is not None:
             return posted
         if c.op in _SPLIT and (parts := self.parts(c)) is not None:  # after: never two variables

@@ -247,7 +247,7 @@ def _operand(x: object) -> str:
     return repr(x)
 
 
-def _fold(kind: str, values: list[int]) -> int:
+def constant_value(kind: str, values: list[int]) -> int:
     """The value of ``kind`` on constants."""
     a = values[0]
     if kind == "abs":
@@ -326,7 +326,7 @@ def aux(kind: str, *args: object) -> Lin:
         operands = tuple(lin(a) for a in args)
         constants = [o.const for o in operands] if not any(o.terms for o in operands) else None
     if constants is not None:
-        return Lin({}, _fold(kind, constants))
+        return Lin({}, constant_value(kind, constants))
     if kind in DIVIDING and not operands[1].terms and operands[1].const == 0:
         raise ZeroDivisionError(
             f"an FD expression divides by the constant 0: {operands[0]} {_NAMES[kind]} 0"
