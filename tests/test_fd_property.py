@@ -29,7 +29,7 @@ from relqueens import SearchLimit, conde, conj, eq, fd, vars
 from relqueens import run as engine_run
 from relqueens.fd import labeling
 from relqueens.fd.arith import Function
-from relqueens.fd.evaluate import COMPARE
+from relqueens.fd.evaluate import COMPARE, evaluate, truth
 from relqueens.fd.implied import cliques
 from relqueens.fd.labeling import Label
 
@@ -1337,6 +1337,45 @@ def check_arith(model, build=build_arith):
 def test_arithmetic_relations_stated_after_a_labeling_equal_brute_force(model, select):
     """A labeling stated first posts each relation over constants: checked, not built."""
     check_arith(labeled_first(model, select), with_label(build_arith))
+
+
+@SETTINGS
+@given(
+    st.integers(1, 3).flatmap(
+        lambda n: st.tuples(
+            expressions(n),
+            st.sampled_from(OP_NAMES),
+            expressions(n),
+            st.lists(st.integers(-3, 3), min_size=n, max_size=n),
+        )
+    )
+)
+def test_truth_is_the_value_answers_give(parts):
+    """``truth`` (posting, over constants) agrees with ``evaluate`` (answers); ``None`` where a
+    variable is open or a part has no value."""
+    lhs, op, rhs, values = parts
+    vs = vars(len(values))
+    s = dict(zip(vs, values))
+    try:
+        rel = OPS[op](fd.lin(expr_term(lhs, vs)), expr_term(rhs, vs))
+    except ZeroDivisionError:  # a constant 0 divisor, refused as the expression is built
+        return
+    for known in (s, dict(list(s.items())[:-1])):  # every value, or the last one left open
+        try:
+            value = evaluate(rel, known)  # a relation still, where a variable is open
+        except (ArithmeticError, ValueError):
+            value = None
+        assert truth(rel, known) is (value if type(value) is bool else None)
+
+
+def test_a_power_past_its_bits_stated_after_a_labeling_is_the_same_error():
+    """Over constants a power past ``POWER_BITS`` bits is no value, as when propagated."""
+    x, y = vars(2)
+    power = fd.lin(x) ** y == fd.lin(2) ** y
+    domains = fd.in_(x, fd.interval(2, 3)), fd.in_(y, fd.domain(2**21))
+    for goals in ((fd.label([x, y]), power), (power, fd.label([x, y]))):
+        with pytest.raises(OverflowError, match="bits"):
+            run(0, (x, y), *domains, *goals)
 
 
 def test_division_by_a_variable_that_may_be_zero():

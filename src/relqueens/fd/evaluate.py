@@ -76,11 +76,15 @@ def truth(rel: Relation, s: Mapping[Any, Any]) -> bool | None:
     >>> truth(x < y, {x: 3}) is None, truth(x // y == 1, {x: 3, y: 0}) is None
     (True, True)
     """
+    for side in (rel.lhs, rel.rhs):  # a free variable outside the non-linear parts: at once
+        for atom in side.terms:
+            if type(atom) is not Aux and type(walk(atom, s)) is not int:
+                return None
     try:
         value = _number(rel, s)
     except (ArithmeticError, ValueError):
-        return None  # no value: posted as usual, its propagator says what that means
-    return None if value is None else value == 1
+        return None  # no value (x // 0, a power past POWER_BITS bits): posted as usual
+    return None if value is None else bool(value)
 
 
 def _number(part: Any, s: Mapping[Any, Any]) -> int | None:

@@ -248,22 +248,22 @@ def _operand(x: object) -> str:
 
 
 def constant_value(kind: str, values: list[int]) -> int:
-    """The value of ``kind`` on constants."""
+    """The value of ``kind`` on constants (an ``OverflowError`` past ``POWER_BITS`` bits)."""
     a = values[0]
     if kind == "abs":
         return abs(a)
     if kind == "count":
         return values[1:].count(a)
     b = values[1]
-    if kind == "pow":
-        result = power(a, b)
-        if type(result) is float:
-            raise OverflowError(f"{a} ** {b} has more than {POWER_BITS} bits")
-        return result  # type: ignore[return-value]  # an int: not a float
-    if kind in DIVIDING and b == 0:
-        raise ZeroDivisionError(f"an FD expression divides by the constant 0 ({_NAMES[kind]})")
     if kind == "power" and undefined_power(a, b):
         raise ValueError(f"{a} ** {b} is not an integer")
+    if kind == "pow" or kind == "power":
+        result = power(a, b) if kind == "pow" else _power_value(a, b)
+        if isinstance(result, float):
+            raise OverflowError(f"{a} ** {b} has more than {POWER_BITS} bits")
+        return result
+    if kind in DIVIDING and b == 0:
+        raise ZeroDivisionError(f"an FD expression divides by the constant 0 ({_NAMES[kind]})")
     return BINARY[kind](a, b)
 
 
