@@ -272,8 +272,8 @@ def _vital(doms: list[int], match: list[int]) -> list[int]:
         m = match[k]
         succ[m.bit_length() - 1] = doms[k] ^ m
     if _strong(succ, hall):  # one component (two calls in three, on a 25 x 25 Sudoku)
-        for k in left:
-            keep[k] = doms[k] & hall
+        for k in left:  # no path reached k: its values are all in the Hall set
+            keep[k] = doms[k]
         return keep
     comp = _components(succ, hall)
     cycle: dict[int, int] = {}  # component -> its values
