@@ -274,6 +274,20 @@ SELECTORS: dict[str, Selector] = {
 }
 
 
+def _selector(select: str | Selector, D0: list[Dom], idxs: list[int]) -> Selector:
+    """The selector named ``select`` (or ``select`` itself). ``ff`` over bitsets of at most two
+    values picks as ``leftmost`` does, every open variable having two, so it is ``leftmost``,
+    which looks from the last one picked on (``ff`` looks from the first: over the 1,600 0/1
+    variables of N-queens 40 as a matrix, 0.39 ms a node)."""
+    if not isinstance(select, str):
+        return select
+    if select == "ff" and all(
+        type(d) is int and d.bit_count() <= 2 for d in map(D0.__getitem__, idxs)
+    ):
+        return _leftmost
+    return SELECTORS[select]
+
+
 def shuffled(select: str, rng: Random) -> Selector:
     """Selection ``select`` (a key of :data:`KEYS`) with its ties broken at random by ``rng``."""
     return _first_fail(rng.random) if select == "ff" else _best(KEYS[select], rng)
@@ -374,7 +388,7 @@ def search(
     says so, ``accept(...)``'s ``False`` is yielded (no solution: a chance for
     the caller to do something else before it asks for more).
     """
-    choose = SELECTORS[select] if isinstance(select, str) else select
+    choose = _selector(select, D0, idxs)
     enum, down, mid = branching == "enum", order == "down", order == "mid"
     budget = current_budget()
     model, version = store.current(), store.version

@@ -16,7 +16,9 @@ every other solution in its order (the restarts' one is not given twice).
 With ``ff`` or ``ffc`` over a permutation whose members are all labeled
 (a ``distinct`` group with as many values as members), the restarts branch
 on values as well (:mod:`relqueens.fd.dual`) and get as many nodes as the
-labeling. A restart's solution is given as the labeling would reach it:
+labeling; over 0/1 labels in exactly-ones (an exact cover: N-queens or
+Langford's pairs as a 0/1 matrix, a 0/1 Sudoku), they branch on the
+exactly-ones, and the labeling races after 100 nodes and one an exactly-one. A restart's solution is given as the labeling would reach it:
 its labels set again from the root in the labeling's own order.
 A restart that runs out of branches before its nodes is a complete search:
 there is no solution. A search that finds its first solution soon never
@@ -44,7 +46,8 @@ if TYPE_CHECKING:
     from ..logic.state import State
 
 FIRST_NODES = 100
-"""The labeling's own nodes, beside four for each variable, before the first restart. At 1,000,
+"""The labeling's own nodes, beside four for each variable (or one for each exactly-one the
+restarts branch on), before the first restart. At 1,000,
 Langford's L(2, 27) by ``ff`` took 0.054 s; 0.036 s at 500, 0.009 s at 100, where L(3, 26)
 went 0.64 to 0.05 s and a 6 x 6 magic square's first square 0.18 to 0.07-0.10 s (a 5 x 5's
 0.031 to 0.043 s, SWI's 0.59 s); below 100, some got slower by far (L(3, 26) 1.8 s at 1)."""
@@ -53,7 +56,8 @@ RESTARTABLE = ("ff", "ffc", "min", "max")
 """The selections whose ties restarts break at random (``leftmost`` has none)."""
 
 BY_VALUE = ("ff", "ffc")
-"""The selections whose restarts may branch on a value of a permutation instead (:mod:`relqueens.fd.dual`)."""
+"""The selections whose restarts may branch on a value of a permutation or on an exactly-one
+instead (:mod:`relqueens.fd.dual`)."""
 
 
 class Restarts:
@@ -81,8 +85,8 @@ class Restarts:
         self.accept = accept
         self.rng = Random(0)  # the same answers every time
         self.select, self.plain = restart(self.rng), plain
-        self.groups: list[dual.Group] | None = (
-            None  # the permutations to branch on, at the first pause
+        self.duals: dual.Duals | None = (
+            None  # what to branch on besides variables, at the first pause
         )
         self.unit = 2 * len(idxs) + 16
         self.count = 0
@@ -90,7 +94,10 @@ class Restarts:
     def raced(self, select: str) -> Iterator[State]:
         """The answers of the labeling by ``select``, its first raced for with restarts."""
         idxs, accept = self.idxs, self.accept
-        turn = max(1, FIRST_NODES + 4 * len(idxs))
+        by_value = select in BY_VALUE
+        rows = dual.exactly_ones(self.store.current(), self.D0, idxs) if by_value else []
+        # a dive by rows is at most as deep as there are rows: so many nodes for the labeling
+        turn = max(1, FIRST_NODES + (min(len(rows), 4 * len(idxs)) if rows else 4 * len(idxs)))
         due, racing = [turn], [True]
 
         def pause() -> bool:
@@ -106,10 +113,11 @@ class Restarts:
                     yield state
                     break
                 continue
-            if self.groups is None:
-                self.groups = self.permutations(select)
+            if self.duals is None:
+                groups = dual.permutations(self.store.current(), self.D0, idxs) if by_value else []
+                self.duals = dual.Duals(groups, rows)
             # the labeling paused: restarts for half as many nodes (as many, by values)
-            found = self.turn(max(1, turn if self.groups else turn // 2))
+            found = self.turn(max(1, turn if any(self.duals) else turn // 2))
             if found is None:
                 return  # a restart searched the whole tree: no solution
             if found is not False:
@@ -150,12 +158,6 @@ class Restarts:
                 spent += allowance.used
         return False
 
-    def permutations(self, select: str) -> list[dual.Group]:
-        """The groups the restarts branch on by value (none but for ``ff`` and ``ffc``)."""
-        if select not in BY_VALUE:
-            return []
-        return dual.permutations(self.store.current(), self.D0, self.idxs)
-
     def leaf(self, C: list[Dom]) -> list[Dom] | None:
         """The labeling's own leaf for the labels of solution ``C``: each set in the order its
         selector picks them, and propagated (``None``: that order fails; propagation depends on it)."""
@@ -171,9 +173,9 @@ class Restarts:
 
     def dive(self, prune: Callable[[list[Dom]], bool]) -> Iterator[list[Dom]]:
         """One search from the root, by values of permutations where there are any."""
-        if self.groups:
+        if self.duals is not None and any(self.duals):
             model = self.store.current()
-            return dual.dives(self.D0, model, self.idxs, self.select, self.groups, self.rng, prune)
+            return dual.dives(self.D0, model, self.idxs, self.select, self.duals, self.rng, prune)
         return self.search(self.D0, self.store, self.idxs, self.select, prune=prune, **self.options)
 
 
