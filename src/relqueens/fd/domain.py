@@ -300,6 +300,15 @@ ignore; the distinction is kept by the code and its tests instead.
 """
 
 
+def two_valued(D: list[Dom], idxs: list[int]) -> bool:
+    """Whether the domains ``D[i]`` for ``i`` in ``idxs`` are all bitsets of at most two values.
+
+    >>> two_valued([0b11, 0b1, 0b110], [0, 1]), two_valued([0b11, 0b111], [0, 1])
+    (True, False)
+    """
+    return all(type(d) is int and d.bit_count() <= 2 for d in map(D.__getitem__, idxs))
+
+
 def as_domain(d: Dom, o: int) -> Domain | Wide:
     """A store's domain entry (a bitset at offset ``o``, or a Wide domain) as a domain value."""
     return Domain(d, o) if type(d) is int else d

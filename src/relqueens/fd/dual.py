@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..logic.limits import current_budget
 from .dives import Selector
-from .domain import Dom
+from .domain import Dom, two_valued
 from .globals import AllDistinctProp
 from .propagators import BoolSum, Pigeonhole, aligned, aligned_union, fixpoint
 
@@ -76,9 +76,9 @@ def permutations(model: Model, D: list[Dom], idxs: list[int]) -> list[Group]:
 
 def exactly_ones(model: Model, D: list[Dom], idxs: list[int]) -> list[BoolSum]:
     """The counts of ``model`` that exactly one of their 0/1 terms is 1, whose terms are all labeled
-    (in ``idxs``); none unless every label is a bitset of at most two values (then every open
-    label has two, and a row is a branch as narrow or narrower: it is taken first)."""
-    if any(type(d) is not int or d.bit_count() > 2 for d in map(D.__getitem__, idxs)):
+    (in ``idxs``); none unless every label is a bitset of at most two values (an exact cover
+    stated as 0/1 variables, where a dive takes a row before any variable: Algorithm X's rule)."""
+    if not two_valued(D, idxs):
         return []
     labeled = set(idxs)
     return [p for p in model.posted(BoolSum) if p.lo == p.hi == 1 and labeled.issuperset(p.vars)]
@@ -96,20 +96,20 @@ def narrowest_row(D: list[Dom], rows: list[BoolSum], rng: Random) -> list[tuple[
     >>> narrowest_row([1, 2, 1], [row], Random(0)) is None
     True
     """
-    fewest, ties = 0, list[BoolSum]()
+    fewest, ties = 0, list[tuple[BoolSum, tuple[Dom, ...]]]()
     for row in rows:
         domains = row.domains(D)
         if 2 in domains:
             continue  # one term is 1 already
         count = domains.count(3)
         if not ties or count < fewest:
-            fewest, ties = count, [row]
+            fewest, ties = count, [(row, domains)]
         elif count == fewest:
-            ties.append(row)
+            ties.append((row, domains))
     if not ties:
         return None
-    row = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
-    return [(j, 2) for j, d in zip(row.vars, row.domains(D)) if d == 3]
+    row, domains = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+    return [(j, 2) for j, d in zip(row.vars, domains) if d == 3]
 
 
 def _spare(D: list[Dom], group: Group) -> int:
@@ -185,7 +185,8 @@ def dives(
     rng: Random,
     prune: Callable[[list[Dom]], bool],
 ) -> Iterator[list[Dom]]:
-    """Depth-first solutions of ``idxs`` from ``D0`` (at a fixpoint), branching on variables or values.
+    """Depth-first solutions of ``idxs`` from ``D0`` (at a fixpoint), branching on variables,
+    values of permutations or exactly-ones (``duals``).
 
     ``prune(D)`` is called before each branch (it may raise to stop the
     dive); each branch counts as a node of the query's budget.

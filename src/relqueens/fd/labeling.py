@@ -40,7 +40,7 @@ from ..logic.run import ALL_WANTED
 from ..logic.search import SHARED, STATES, Goal
 from ..logic.state import State, Subst, isvar, walk
 from .dives import Selector
-from .domain import DENSE, Dom, Wide, as_domain
+from .domain import DENSE, Dom, Wide, as_domain, two_valued
 from .eliminations import implied_equations
 from .equalities import fixed_by_equalities
 from .errors import DomainError
@@ -281,9 +281,7 @@ def _selector(select: str | Selector, D0: list[Dom], idxs: list[int]) -> Selecto
     variables of N-queens 40 as a matrix, 0.39 ms a node)."""
     if not isinstance(select, str):
         return select
-    if select == "ff" and all(
-        type(d) is int and d.bit_count() <= 2 for d in map(D0.__getitem__, idxs)
-    ):
+    if select == "ff" and two_valued(D0, idxs):
         return _leftmost
     return SELECTORS[select]
 
@@ -1155,7 +1153,7 @@ class Label(Goal):
             restarts = Restarts(
                 search,
                 lambda rng: shuffled(select, rng),
-                SELECTORS[select],
+                _selector(select, D0, idxs),
                 D0,
                 store,
                 idxs,

@@ -18,8 +18,10 @@ With ``ff`` or ``ffc`` over a permutation whose members are all labeled
 on values as well (:mod:`relqueens.fd.dual`) and get as many nodes as the
 labeling; over 0/1 labels in exactly-ones (an exact cover: N-queens or
 Langford's pairs as a 0/1 matrix, a 0/1 Sudoku), they branch on the
-exactly-ones, and the labeling races after 100 nodes and one an exactly-one. A restart's solution is given as the labeling would reach it:
-its labels set again from the root in the labeling's own order.
+exactly-ones, get as many nodes too, and the labeling races sooner: after
+100 nodes and one for each exactly-one (at most four a variable). A
+restart's solution is given as the labeling would reach it: its labels set
+again from the root in the labeling's own order.
 A restart that runs out of branches before its nodes is a complete search:
 there is no solution. A search that finds its first solution soon never
 meets a restart, and one whose restarts never win spends at most half as
@@ -95,8 +97,9 @@ class Restarts:
         """The answers of the labeling by ``select``, its first raced for with restarts."""
         idxs, accept = self.idxs, self.accept
         by_value = select in BY_VALUE
-        rows = dual.exactly_ones(self.store.current(), self.D0, idxs) if by_value else []
+        # the rows now (they set when the labeling races), the permutations at its first pause;
         # a dive by rows is at most as deep as there are rows: so many nodes for the labeling
+        rows = dual.exactly_ones(self.store.current(), self.D0, idxs) if by_value else []
         turn = max(1, FIRST_NODES + (min(len(rows), 4 * len(idxs)) if rows else 4 * len(idxs)))
         due, racing = [turn], [True]
 
@@ -172,7 +175,7 @@ class Restarts:
         return D
 
     def dive(self, prune: Callable[[list[Dom]], bool]) -> Iterator[list[Dom]]:
-        """One search from the root, by values of permutations where there are any."""
+        """One search from the root, by permutations' values or exactly-ones where there are any."""
         if self.duals is not None and any(self.duals):
             model = self.store.current()
             return dual.dives(self.D0, model, self.idxs, self.select, self.duals, self.rng, prune)
