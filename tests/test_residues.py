@@ -254,3 +254,40 @@ def test_a_residue_a_wide_carry_mends_is_not_tabulated():
         goals.append(fd.scalar_product([1, 1, -10, -20], [s, c_in, c_out, d], "==", 0))
         model, D = posted(*goals)
         assert [m for _, m, _ in residues(model, D)] == expected
+
+
+def send_more_money_in_base(b):
+    """SEND + MORE = MONEY in base ``b``: the letters, and the goals labeling them all by ``ffc``."""
+    letters = s, e, n, d, m, o, r, y = vars(8)
+    goals = [fd.in_(*letters, fd.interval(0, b - 1)), fd.distinct(letters), s > 0, m > 0]
+    goals.append(
+        b**3 * s + b**2 * e + b * n + d + b**3 * m + b**2 * o + b * r + e
+        == b**4 * m + b**3 * o + b**2 * n + b * e + y
+    )
+    return letters, [*goals, fd.label(list(letters), select="ffc")]
+
+
+def test_a_first_search_finding_solutions_often_goes_on_without_its_residues():
+    """All of SEND + MORE = MONEY in base 50 (861): the first search finds a solution almost
+    at each of its nodes, and goes on where it paused without the residue table of the last
+    column (searching again from the root with it took three times as long). The answers are
+    those of a first search that never pauses, in its order, and those with the table."""
+    letters, goals = send_more_money_in_base(50)
+    with mock.patch("relqueens.fd.labeling.tables", wraps=tables) as tabulated:
+        got = run(0, letters, *goals)
+    assert tabulated.call_count == 0
+    with mock.patch.object(Label, "ALONE", 10**9):
+        assert run(0, letters, *goals) == got
+    with (
+        mock.patch.object(Label, "DENSE", 0),
+        mock.patch("relqueens.fd.labeling.tables", wraps=tables) as tabulated,
+    ):
+        again = run(0, letters, *goals)
+    assert tabulated.call_count == 1
+    assert again == got
+    assert len(got) == 861
+    for s, e, n, d, m, o, r, y in got:
+        assert len({s, e, n, d, m, o, r, y}) == 8 and s and m
+        assert (s + m) * 50**3 + (e + o) * 50**2 + (n + r) * 50 + d + e == (
+            m * 50**4 + o * 50**3 + n * 50**2 + e * 50 + y
+        )

@@ -902,9 +902,15 @@ class Label(Goal):
     ALONE = 500
     """The nodes, beside four for each variable, the labeling may spend without the implied
     constraints before it posts them (:meth:`_alone`; the matchings of crossing ``distinct``
-    groups only if it found no solution there, and with nothing to post it goes on). Then its
-    search starts again with them, and restarts race it after
-    :data:`~relqueens.fd.restarts.FIRST_NODES` more."""
+    groups only if it found no solution there; with nothing to post, or having found solutions
+    often (:attr:`DENSE`), it goes on). Then its search starts again with them, and restarts
+    race it after :data:`~relqueens.fd.restarts.FIRST_NODES` more."""
+    DENSE = 4
+    """A first search without the implied constraints that runs out of its nodes having found
+    a solution for every :attr:`DENSE` of them (and :attr:`QUICK_LEAVES` at least) goes on
+    where it paused, without them: it fails too seldom for them to pay for a search again from
+    the root (SEND+MORE=MONEY in base 50, all 861 answers by ``ffc``: 505 in its first 532
+    nodes; 0.065 to 0.023 s, SWI 0.06 s)."""
 
     def __init__(
         self,
@@ -1022,6 +1028,12 @@ class Label(Goal):
                     solved.append(found[1][:])
                 else:
                     return  # the whole tree searched without them
+                so_far = len(solved) + len(quick)
+                if (
+                    so_far >= self.QUICK_LEAVES
+                    and so_far * self.DENSE >= self.ALONE + 4 * len(first)
+                ):
+                    extra, moduli, equations = [], [], None  # it seldom fails: it goes on
             if extra is None:
                 extra = implied(store.current(), store.D)
             if solved or quick or not alone:  # matchings refute: none where there are solutions
