@@ -113,6 +113,34 @@ def test_equations_with_their_residues_tabulated_answer_as_brute_force(model, da
         event(f"residues: {'some' if residues(store.current(), store.D) else 'none'}")
 
 
+@EXAMPLES
+@given(equations(), st.data())
+def test_a_first_search_going_on_without_its_residues_answers_as_brute_force(model, data):
+    """A first search that pauses having found a solution always goes on without the tables
+    here (:attr:`Label.DENSE` met by one answer): every answer once, as brute force has them,
+    in the order of a first search that never pauses."""
+    n, domains, *_ = model
+    vs = vars(n)
+    items = built(model, vs)
+    goals = [g for g, _ in shuffled(data.draw, items)]
+    goals.append(fd.label(vs, select=data.draw(st.sampled_from(["leftmost", "ff", "min"]))))
+    nodes = data.draw(st.integers(0, 30))
+    with (
+        mock.patch.object(Label, "DENSE", 10**9),
+        mock.patch.object(Label, "QUICK_LEAVES", 1),
+        mock.patch.object(Label, "ALONE", nodes - 4 * n),
+    ):
+        got = run(0, tuple(vs), *goals)
+    expected = [
+        p
+        for p in itertools.product(*(sorted(d) for d in domains))
+        if all(check(p) for _, check in items)
+    ]
+    assert_same_answers(got, expected)
+    with mock.patch.object(Label, "ALONE", 10**9):
+        assert run(0, tuple(vs), *goals) == got
+
+
 def donald(*extra):
     """DONALD + GERALD = ROBERT as one equation over the letters D O N A L G E R B T."""
     letters = tuple(vars(10))
