@@ -1028,11 +1028,8 @@ class Label(Goal):
                     solved.append(found[1][:])
                 else:
                     return  # the whole tree searched without them
-                so_far = len(solved) + len(quick)
-                if (
-                    so_far >= self.QUICK_LEAVES
-                    and so_far * self.DENSE >= self.ALONE + 4 * len(first)
-                ):
+                so_far, allowed = len(solved) + len(quick), self.ALONE + 4 * len(first)
+                if so_far >= self.QUICK_LEAVES and so_far * self.DENSE >= allowed:
                     extra, moduli, equations = [], [], None  # it seldom fails: it goes on
             if extra is None:
                 extra = implied(store.current(), store.D)
