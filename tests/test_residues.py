@@ -319,3 +319,21 @@ def test_a_first_search_finding_solutions_often_goes_on_without_its_residues():
         assert (s + m) * 50**3 + (e + o) * 50**2 + (n + r) * 50 + d + e == (
             m * 50**4 + o * 50**3 + n * 50**2 + e * 50 + y
         )
+
+
+def test_a_first_search_with_few_solutions_posts_its_residues_however_dense():
+    """The same within 40 nodes: a solution at almost each of them, but fewer than
+    :attr:`Label.QUICK_LEAVES` say little of the rest of the tree; the table is posted and the
+    search starts again from the root, the answers the same."""
+    letters, goals = send_more_money_in_base(50)
+    with (
+        mock.patch.object(Label, "ALONE", 40 - 4 * 8),
+        mock.patch("relqueens.fd.labeling.tables", wraps=tables) as tabulated,
+    ):
+        got = run(0, letters, *goals)
+        assert tabulated.call_count == 1
+        with mock.patch.object(Label, "QUICK_LEAVES", 1):
+            assert run(0, letters, *goals) == got
+        assert tabulated.call_count == 1  # one answer enough: it went on, with no table
+    with mock.patch.object(Label, "ALONE", 10**9):
+        assert run(0, letters, *goals) == got
