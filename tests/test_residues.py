@@ -9,7 +9,7 @@ from test_equalities import posted
 from test_fd_property import assert_same_answers, run, shuffled
 
 from relqueens import fd, vars
-from relqueens.fd.labeling import Label
+from relqueens.fd.labeling import Label, _with_implied
 from relqueens.fd.post import post_into
 from relqueens.fd.residues import _rows, residues, tables
 from relqueens.fd.store import store_of
@@ -116,9 +116,10 @@ def test_equations_with_their_residues_tabulated_answer_as_brute_force(model, da
 @EXAMPLES
 @given(equations(), st.data())
 def test_a_first_search_going_on_without_its_residues_answers_as_brute_force(model, data):
-    """A first search that pauses having found a solution always goes on without the tables
-    here (:attr:`Label.DENSE` met by one answer): every answer once, as brute force has them,
-    in the order of a first search that never pauses."""
+    """A first search that pauses having found a solution goes on without the tables here
+    (:attr:`Label.OFTEN` met by one answer), for as many nodes again, and so on: every answer
+    once, as brute force has them (in whatever order: one that finds none posts them and
+    starts again, and ``ff`` may then pick otherwise)."""
     n, domains, *_ = model
     vs = vars(n)
     items = built(model, vs)
@@ -126,7 +127,7 @@ def test_a_first_search_going_on_without_its_residues_answers_as_brute_force(mod
     goals.append(fd.label(vs, select=data.draw(st.sampled_from(["leftmost", "ff", "min"]))))
     nodes = data.draw(st.integers(0, 30))
     with (
-        mock.patch.object(Label, "DENSE", 10**9),
+        mock.patch.object(Label, "OFTEN", 10**9),
         mock.patch.object(Label, "QUICK_LEAVES", 1),
         mock.patch.object(Label, "ALONE", nodes - 4 * n),
     ):
@@ -137,8 +138,6 @@ def test_a_first_search_going_on_without_its_residues_answers_as_brute_force(mod
         if all(check(p) for _, check in items)
     ]
     assert_same_answers(got, expected)
-    with mock.patch.object(Label, "ALONE", 10**9):
-        assert run(0, tuple(vs), *goals) == got
 
 
 def donald(*extra):
@@ -307,7 +306,7 @@ def test_a_first_search_finding_solutions_often_goes_on_without_its_residues():
     with mock.patch.object(Label, "ALONE", 10**9):
         assert run(0, letters, *goals) == got
     with (
-        mock.patch.object(Label, "DENSE", 0),
+        mock.patch.object(Label, "OFTEN", 0),
         mock.patch("relqueens.fd.labeling.tables", wraps=tables) as tabulated,
     ):
         again = run(0, letters, *goals)
@@ -337,3 +336,23 @@ def test_a_first_search_with_few_solutions_posts_its_residues_however_dense():
         assert tabulated.call_count == 1  # one answer enough: it went on, with no table
     with mock.patch.object(Label, "ALONE", 10**9):
         assert run(0, letters, *goals) == got
+
+
+def test_a_dense_corner_then_a_barren_rest_gets_the_implied_group_after_one_more_turn():
+    """``p`` labeled first: ``p = 0`` leaves six pairwise ``!=`` variables their six values
+    (720 answers, found often), ``p > 0`` takes a value from all of them and frees two more,
+    a barren rest that only the implied group (six in five values) refutes at once. The first
+    search goes on while it finds solutions often, then posts the group: once, the answers
+    those of a search that never pauses."""
+    p, w1, w2, *xs = vars(9)
+    goals = [fd.in_(p, fd.interval(0, 6)), fd.in_(*xs, fd.interval(0, 5))]
+    goals += [fd.in_(w1, w2, fd.interval(0, 9)), w1 <= 9 * p, w2 <= 9 * p]
+    goals += [fd.ne(a, b) for a, b in itertools.combinations(xs, 2)]
+    goals += [fd.ne(x, p - 1) for x in xs]
+    q = (p, w1, w2, *xs)
+    with mock.patch("relqueens.fd.labeling._with_implied", wraps=_with_implied) as posted_now:
+        got = run(0, q, *goals, fd.label(list(q)))
+    assert posted_now.call_count == 1
+    assert len(got) == 720 and all(a[:3] == (0, 0, 0) for a in got)
+    with mock.patch.object(Label, "ALONE", 10**9):
+        assert run(0, q, *goals, fd.label(list(q))) == got

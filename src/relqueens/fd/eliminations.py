@@ -16,8 +16,8 @@ terms lie in the columns no row pivots on, all but a few cleared by the
 weights. Single rows, pairs, triples and quadruples are tried; each
 equation found is posted as :class:`ImpliedSum`, implied. They are found
 before a labeling (a few milliseconds) and posted when its first search
-without them runs out of nodes, as the implied groups are
-(:mod:`~relqueens.fd.implied`).
+without them runs out of nodes (not while it finds solutions often), as the
+implied groups are (:mod:`~relqueens.fd.implied`).
 """
 
 from __future__ import annotations

@@ -891,7 +891,8 @@ class Label(Goal):
     QUICK_LEAVES = 64
     """The most combinations of values of the variables given for branch and bound to search
     quickly even where a relaxation is cheap (:func:`_few_rows`; a knapsack of 5 items 0.58
-    to 0.46 ms, of 8 items 0.75 to 1.1 ms)."""
+    to 0.46 ms, of 8 items 0.75 to 1.1 ms); and the fewest answers a turn of the first search
+    finds for :attr:`OFTEN` to hold (fewer say little of the rest of the tree)."""
     QUICK_TREE = 1024
     """The most combinations of values of the variables given for branch and bound to search a
     sixteenth of them as well before its relaxations (9 items in two rows, each its LP at each
@@ -902,15 +903,20 @@ class Label(Goal):
     ALONE = 500
     """The nodes, beside four for each variable, the labeling may spend without the implied
     constraints before it posts them (:meth:`_alone`; the matchings of crossing ``distinct``
-    groups only if it found no solution there; with nothing to post, or having found solutions
-    often (:attr:`DENSE`), it goes on). Then its search starts again with them, and restarts
-    race it after :data:`~relqueens.fd.restarts.FIRST_NODES` more."""
-    DENSE = 4
+    groups only if it found no solution there; with nothing to post, or while it finds
+    solutions often (:attr:`OFTEN`), it goes on). Then its search starts again with them,
+    and restarts race it after :data:`~relqueens.fd.restarts.FIRST_NODES` more."""
+    OFTEN = 2
     """A first search without the implied constraints that runs out of its nodes having found
-    a solution for every :attr:`DENSE` of them (and :attr:`QUICK_LEAVES` at least) goes on
-    where it paused, without them: it fails too seldom for them to pay for a search again from
-    the root (SEND+MORE=MONEY in base 50, all 861 answers by ``ffc``: 505 in its first 532
-    nodes; 0.065 to 0.023 s, SWI 0.06 s)."""
+    a solution for every :attr:`OFTEN` of them (and :attr:`QUICK_LEAVES` at least) goes on
+    where it paused, without them, for as many nodes again, and so on while it finds solutions
+    so often: it fails too seldom for them to pay for a search again from the root
+    (SEND+MORE=MONEY in base 50, all 861 answers by ``ffc``: 494 in its first 520 nodes,
+    after 11 in its quick search's 16; 0.065 to 0.023-0.033 s, SWI 0.06-0.10 s). Once it
+    finds fewer, it posts them and searches from the root again: a dense corner of the tree
+    costs the nodes of one more turn before a barren rest is searched with them. (At one in
+    four, the same by ``min`` and ``down`` went on for three more turns, finding fewer each
+    time, and took 0.57 s where posting them after the first took 0.34 s.)"""
 
     def __init__(
         self,
@@ -1021,16 +1027,18 @@ class Label(Goal):
                 first = open_indices(store, self.variables, s) if idxs is None else idxs
                 off = model.off
                 first_search = quick_search or self._alone(S, store, first, skip=quick)
+                allowed, lately = self.ALONE + 4 * len(first), 0  # its nodes, and solutions found
                 for found in first_search:
                     if found is None:
-                        break  # out of nodes: the rest with the implied constraints
+                        if lately < self.QUICK_LEAVES or lately * self.OFTEN < allowed:
+                            break  # out of nodes: the rest with the implied constraints
+                        lately = 0  # solutions often: it fails seldom, and goes on
+                        continue
                     yield found[0]
                     solved.append(found[1][:])
+                    lately += 1
                 else:
                     return  # the whole tree searched without them
-                so_far, allowed = len(solved) + len(quick), self.ALONE + 4 * len(first)
-                if so_far >= self.QUICK_LEAVES and so_far * self.DENSE >= allowed:
-                    extra, moduli, equations = [], [], None  # it seldom fails: it goes on
             if extra is None:
                 extra = implied(store.current(), store.D)
             if solved or quick or not alone:  # matchings refute: none where there are solutions
@@ -1041,7 +1049,8 @@ class Label(Goal):
                 extra = [*extra, equations]
             if first_search is not None and (solved or quick) and not extra:
                 for found in first_search:  # nothing to add: it goes on where it paused
-                    yield found[0]  # type: ignore[index]  # resumed, it pauses no more
+                    if found is not None:
+                        yield found[0]
                 return
             # values, not domains: a Wide label may have become a bitset
             # (over the quick search's labels, if it ran: they may be more than ``first``)
@@ -1088,8 +1097,8 @@ class Label(Goal):
         """The solutions (state and domains) of the labeling without the implied constraints,
         in its order, within :attr:`ALONE` nodes and four a variable (first within ``quick``,
         if given, then those), but those whose values are in ``skip`` (given before); ``None``
-        each time the nodes ran out before the whole tree was searched. Asked for more after
-        the last, it goes on with the same search, to its end.
+        each time the nodes ran out before the whole tree was searched. Asked for more, it
+        goes on with the same search, for as many nodes again each time.
 
         The implied groups, resources and loads prune a search that fails
         much; one that finds its solution soon need not pay for finding and
@@ -1099,9 +1108,8 @@ class Label(Goal):
         The labeling then goes on with them, but for these solutions.
         """
         solutions = Solutions(S, store, idxs)
-        budgets: list[int | float] = [self.ALONE + 4 * len(idxs)]
-        if quick is not None:
-            budgets.insert(0, quick)
+        chunk = self.ALONE + 4 * len(idxs)
+        budgets = [chunk] if quick is None else [quick, chunk]
         left = [budgets.pop(0)]
 
         def pause() -> bool:
@@ -1124,7 +1132,7 @@ class Label(Goal):
         for solution in found:
             if solution is False:
                 yield None  # out of nodes; asked for more, the search goes on within the next
-                left[0] = budgets.pop(0) if budgets else float("inf")
+                left[0] = budgets.pop(0) if budgets else chunk
                 continue
             yield cast("tuple[State, list[Dom]]", solution)
 

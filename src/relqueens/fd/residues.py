@@ -12,7 +12,8 @@ modulo the least common multiple of all that leave those terms or fewer.
 Each such set whose values can be listed (:data:`ROWS`) is tabulated and
 propagated domain consistent (:class:`ResidueTable`), implied; a set within
 another's is left out, the larger table implying it. A labeling posts them
-when its first search without them runs out of nodes, as it does the
+when its first search without them runs out of nodes (not while it finds
+solutions often: :attr:`~relqueens.fd.labeling.Label.OFTEN`), as it does the
 implied groups (:mod:`~relqueens.fd.implied`). All of DONALD +
 GERALD = ROBERT by ``leftmost``: 0.099 to 0.015 s (SWI 0.98 s, CP-SAT 0.008 s);
 SATURN + URANUS + NEPTUNE + PLUTO = PLANETS: 1.3 to 0.16 s (SWI 9.4 s, CP-SAT 0.041 s).
