@@ -128,7 +128,7 @@ def test_a_first_search_going_on_without_its_residues_answers_as_brute_force(mod
     nodes = data.draw(st.integers(0, 30))
     with (
         mock.patch.object(Label, "OFTEN", 10**9),
-        mock.patch.object(Label, "QUICK_LEAVES", 1),
+        mock.patch.object(Label, "OFTEN_LEAST", 1),
         mock.patch.object(Label, "ALONE", nodes - 4 * n),
     ):
         got = run(0, tuple(vs), *goals)
@@ -322,7 +322,7 @@ def test_a_first_search_finding_solutions_often_goes_on_without_its_residues():
 
 def test_a_first_search_with_few_solutions_posts_its_residues_however_dense():
     """The same within 40 nodes: a solution at almost each of them, but fewer than
-    :attr:`Label.QUICK_LEAVES` say little of the rest of the tree; the table is posted and the
+    :attr:`Label.OFTEN_LEAST` say little of the rest of the tree; the table is posted and the
     search starts again from the root, the answers the same."""
     letters, goals = send_more_money_in_base(50)
     with (
@@ -331,7 +331,7 @@ def test_a_first_search_with_few_solutions_posts_its_residues_however_dense():
     ):
         got = run(0, letters, *goals)
         assert tabulated.call_count == 1
-        with mock.patch.object(Label, "QUICK_LEAVES", 1):
+        with mock.patch.object(Label, "OFTEN_LEAST", 1):
             assert run(0, letters, *goals) == got
         assert tabulated.call_count == 1  # one answer enough: it went on, with no table
     with mock.patch.object(Label, "ALONE", 10**9):

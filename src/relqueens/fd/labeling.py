@@ -891,8 +891,7 @@ class Label(Goal):
     QUICK_LEAVES = 64
     """The most combinations of values of the variables given for branch and bound to search
     quickly even where a relaxation is cheap (:func:`_few_rows`; a knapsack of 5 items 0.58
-    to 0.46 ms, of 8 items 0.75 to 1.1 ms); and the fewest answers a turn of the first search
-    finds for :attr:`OFTEN` to hold (fewer say little of the rest of the tree)."""
+    to 0.46 ms, of 8 items 0.75 to 1.1 ms)."""
     QUICK_TREE = 1024
     """The most combinations of values of the variables given for branch and bound to search a
     sixteenth of them as well before its relaxations (9 items in two rows, each its LP at each
@@ -908,7 +907,7 @@ class Label(Goal):
     and restarts race it after :data:`~relqueens.fd.restarts.FIRST_NODES` more."""
     OFTEN = 2
     """A first search without the implied constraints that runs out of its nodes having found
-    a solution for every :attr:`OFTEN` of them (and :attr:`QUICK_LEAVES` at least) goes on
+    a solution for every :attr:`OFTEN` of them (and :attr:`OFTEN_LEAST` at least) goes on
     where it paused, without them, for as many nodes again, and so on while it finds solutions
     so often: it fails too seldom for them to pay for a search again from the root
     (SEND+MORE=MONEY in base 50, all 861 answers by ``ffc``: 494 in its first 520 nodes,
@@ -917,6 +916,9 @@ class Label(Goal):
     costs the nodes of one more turn before a barren rest is searched with them. (At one in
     four, the same by ``min`` and ``down`` went on for three more turns, finding fewer each
     time, and took 0.57 s where posting them after the first took 0.34 s.)"""
+    OFTEN_LEAST = 64
+    """The fewest solutions a turn of the first search finds for :attr:`OFTEN` to hold (fewer
+    say little of the rest of the tree)."""
 
     def __init__(
         self,
@@ -1030,7 +1032,7 @@ class Label(Goal):
                 allowed, lately = self.ALONE + 4 * len(first), 0  # its nodes, and solutions found
                 for found in first_search:
                     if found is None:
-                        if lately < self.QUICK_LEAVES or lately * self.OFTEN < allowed:
+                        if lately < self.OFTEN_LEAST or lately * self.OFTEN < allowed:
                             break  # out of nodes: the rest with the implied constraints
                         lately = 0  # solutions often: it fails seldom, and goes on
                         continue
