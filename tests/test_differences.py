@@ -3,13 +3,14 @@ variables, checked by brute force."""
 
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from relqueens import fd, run_all, vars
 from relqueens.fd.differences import DifferenceSums
 from relqueens.fd.post import post_into
-from relqueens.fd.propagators import DifferenceOf
+from relqueens.fd.propagators import DifferenceOf, Opposite
 from relqueens.fd.store import fd_state, store_of
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -207,3 +208,150 @@ def test_a_residual_keeps_a_relation_between_differences_once_one_side_is_fixed(
     labeled = run_all([c, d], *goals, fd.label([c, d]))
     assert sorted(run_all([c, d], *reposted, fd.label([c, d]))) == sorted(labeled)
     assert len(labeled) == 13  # c - d != 1 over 0..3
+
+
+@EXAMPLES
+@given(
+    st.integers(1, (1 << 12) - 1),
+    st.integers(1, (1 << 12) - 1),
+    st.integers(-6, 6),
+    st.integers(-6, 6),
+    st.integers(-8, 8),
+    st.sampled_from([0, 1, -1]),
+)
+def test_opposite_keeps_exactly_the_values_with_a_partner(dx, dy, ox, oy, c, woken):
+    """``x + y == c`` on bitsets: both sides narrowed when neither is said to have changed
+    (``-1``), the other side when one is; in every case then, each value left in one domain
+    has its partner in the other (from a consistent start, when one side is said to change)."""
+    xs = {ox + b for b in range(12) if dx >> b & 1}
+    ys = {oy + b for b in range(12) if dy >> b & 1}
+    D, off = [dx, dy], [ox, oy]
+    p = Opposite(0, 1, c)
+    if woken >= 0:  # start consistent, then narrow one side: the other follows
+        assert p.propagate(D, off, set(), -1) or not {v for v in xs if c - v in ys}
+        if not D[0] or not D[1]:
+            return
+        D[woken] &= D[woken] - 1  # drop its lowest value
+        if not D[woken]:
+            return
+        xs = {ox + b for b in range(12) if D[0] >> b & 1}
+        ys = {oy + b for b in range(12) if D[1] >> b & 1}
+    queue: set[int] = set()
+    ok = p.propagate(D, off, queue, woken)
+    left_x = {v for v in xs if c - v in ys}
+    if not left_x:
+        assert not ok
+        return
+    assert ok
+    assert {ox + b for b in range(12) if D[0] >> b & 1} == left_x
+    assert {oy + b for b in range(12) if D[1] >> b & 1} == {c - v for v in left_x}
+    assert queue == {i for i, was in ((0, xs), (1, ys)) if len(was) != bin(D[i]).count("1")}
+
+
+@st.composite
+def ordered_rulers(draw):
+    """Marks with domains, orders ``x_a <= x_b + c`` (``c <= 0``) between some of them,
+    differences stated for ordered pairs (a pair now and then both ways round, or every one
+    both ways, as in a Golomb ruler over all ordered pairs), their ``distinct``; all in any
+    goal order."""
+    n = draw(st.integers(2, 4))
+    marks = [draw(st.sets(st.integers(0, 9), min_size=1, max_size=6)) for _ in range(n)]
+    every = [(a, b) for a in range(n) for b in range(n) if a != b]
+    pairs = draw(
+        st.just(every) | st.lists(st.sampled_from(every), min_size=2, max_size=6, unique=True)
+    )
+    orders = draw(
+        st.just([(a, a + 1, -1) for a in range(n - 1)])
+        | st.lists(
+            st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(-2, 0)).filter(
+                lambda o: o[0] != o[1]
+            ),
+            max_size=3,
+        )
+    )
+    items = [("in", i) for i in range(n)] + [("def", k) for k in range(len(pairs))]
+    items += [("order", o) for o in orders] + [("distinct", None)]
+    return marks, pairs, draw(st.permutations(items)), draw(st.sampled_from(["ff", "leftmost"]))
+
+
+@EXAMPLES
+@given(ordered_rulers())
+def test_differences_both_ways_round_beside_orders_as_brute_force_in_any_goal_order(case):
+    marks, pairs, items, select = case
+    xs, ds = vars(len(marks)), vars(len(pairs))
+    goals = []
+    for kind, k in items:
+        if kind == "in":
+            goals.append(fd.in_(xs[k], fd.domain(*sorted(marks[k]))))
+        elif kind == "def":
+            a, b = pairs[k]
+            goals.append(ds[k] == xs[b] - xs[a])
+        elif kind == "order":
+            a, b, c = k
+            goals.append(xs[a] <= xs[b] + c)
+        else:
+            goals.append(fd.distinct(ds))
+    got = run_all(xs, *goals, fd.label(xs, select=select))
+    orders = [k for kind, k in items if kind == "order"]
+    expected = []
+    for point in itertools.product(*(sorted(m) for m in marks)):
+        gaps = [point[b] - point[a] for a, b in pairs]
+        if len(set(gaps)) == len(gaps) and all(point[a] <= point[b] + c for a, b, c in orders):
+            expected.append(list(point))
+    assert sorted(got) == sorted(expected)
+
+
+@pytest.mark.parametrize("distinct_first", [False, True])
+def test_a_ruler_over_all_ordered_pairs_gets_its_chains_and_their_bounds(distinct_first):
+    """Each difference stated both ways round (Kjellerstrand's Golomb ruler): the second way
+    is the first's opposite, and the orders ``x_i < x_i+1`` orient the chains, which raise the
+    marks as far as the ruler stated pair by pair one way does, the ``distinct`` before or
+    after the rest."""
+    n = 5
+    marks = vars(n)
+    ds = {(i, j): d for (i, j), d in zip(itertools.permutations(range(n), 2), vars(n * (n - 1)))}
+    goals = [fd.in_(*marks, fd.interval(0, 15)), fd.eq(marks[0], 0)]
+    goals += [d == marks[i] - marks[j] for (i, j), d in ds.items()]
+    goals += [*(marks[i] < marks[i + 1] for i in range(n - 1))]
+    group = fd.distinct(list(ds.values()))
+    S = fd_state()
+    assert post_into(S, [group, *goals] if distinct_first else [*goals, group])
+    store = store_of(S)
+    assert len(store.model.posted(Opposite)) == n * (n - 1) // 2
+    assert len(store.model.posted(DifferenceSums)) == 1
+    assert [min(store.domain(m)) for m in marks] == [0, 1, 3, 6, 10]  # 1, 1 + 2, 1 + 2 + 3, ...
+    assert min(store.domain(ds[4, 0])) == 10 and max(store.domain(ds[0, 4])) == -10
+
+
+@st.composite
+def twin_differences(draw):
+    """Two differences of the same two marks, ``d1 == x_b - x_a + k1`` and ``d2`` the same or
+    the other way round plus ``k2``, over domains of their own, in any goal order."""
+    marks = [draw(st.sets(st.integers(0, 4), min_size=1, max_size=4)) for _ in range(2)]
+    doms = [draw(st.sets(st.integers(-6, 6), min_size=1, max_size=8)) for _ in range(2)]
+    k1 = draw(st.sampled_from([0, 0, 1, -2]))
+    flip, k2 = draw(st.booleans()), draw(st.integers(-2, 2))
+    return marks, doms, k1, flip, k2, draw(st.permutations(range(6)))
+
+
+@EXAMPLES
+@given(twin_differences())
+def test_a_difference_stated_twice_as_brute_force_in_any_goal_order(case):
+    marks, doms, k1, flip, k2, order = case
+    (a, b), (d1, d2) = vars(2), vars(2)
+    goals = [
+        fd.in_(a, fd.domain(*sorted(marks[0]))),
+        fd.in_(b, fd.domain(*sorted(marks[1]))),
+        fd.in_(d1, fd.domain(*sorted(doms[0]))),
+        fd.in_(d2, fd.domain(*sorted(doms[1]))),
+        d1 == b - a + k1,
+        d2 == (a - b if flip else b - a) + k2,
+    ]
+    got = run_all((a, b, d1, d2), *(goals[i] for i in order), fd.label([a, b, d1, d2]))
+    expected = [
+        (x, y, y - x + k1, (x - y if flip else y - x) + k2)
+        for x in marks[0]
+        for y in marks[1]
+        if y - x + k1 in doms[0] and (x - y if flip else y - x) + k2 in doms[1]
+    ]
+    assert sorted(got) == sorted(expected)

@@ -4,17 +4,31 @@ When the members of a ``distinct`` group are differences ``d = x_b - x_a``
 of other variables (Golomb rulers, difference sets), a chain of them from
 ``a`` to ``b`` adds up to ``x_b - x_a``: ``d_ab = d_1 + ... + d_k``. The
 ``d_i`` being different values, their sum is at least the sum of the ``k``
-smallest values their domains hold together (and at most that of the
-``k`` largest); so ``d_ab`` gets those bounds, and each ``d_i`` what the
-others leave of ``d_ab``'s. Propagation over the differences one at a time
-sees only ``k`` times the least one.
+smallest values their domains hold together: ``d_ab`` is at least that.
+Propagation over the differences one at a time sees only ``k`` times the
+least one. (Each ``d_i`` at most what ``d_ab``'s largest value leaves beside
+the least the others sum to: 2 % fewer nodes on Golomb rulers, 8 % more time.)
+
+A difference stated both ways round (``d == x_b - x_a``, ``e == x_a - x_b``)
+makes a cycle of chains; the orders posted between the variables (``x_a <
+x_b``) say which way is positive, and how far at least.
 """
 
 from __future__ import annotations
 
+from math import inf
 from typing import TYPE_CHECKING
 
-from .propagators import Linear, Propagator, UnitDifference, keep_ge, narrow
+from .propagators import (
+    LeOffset,
+    Linear,
+    Opposite,
+    Propagator,
+    UnitDifference,
+    keep_ge,
+    low,
+    narrow,
+)
 
 if TYPE_CHECKING:
     from .domain import Dom
@@ -31,7 +45,9 @@ class DifferenceSums(Propagator):
     The chains from one source share their beginnings (a tree of longest
     paths): ``trees`` holds, for each source, its steps in order, each
     extending its parent step's path by one member. Values are bits from
-    ``base`` on.
+    ``base`` on. When posted, it raises each ``(member, least)`` of
+    ``floors`` to ``least`` at least (what orders among the differenced
+    variables imply).
 
     >>> p = DifferenceSums((((-1, 1, -1), (0, 2, -1), (1, 3, 0)),), 0)   # d0 == x1 + x2 + x3
     >>> D = [0b1111111111, 0b0111, 0b0111, 0b0111]   # d in 0..9; three members in 0..2
@@ -39,17 +55,24 @@ class DifferenceSums(Propagator):
     (True, 1016)
     """
 
-    __slots__ = ("base", "trees")
+    __slots__ = ("base", "floors", "trees")
     slow = True
     implied = True
 
     def __init__(
-        self, trees: tuple[tuple[Step, ...], ...], base: int, source: object = None
+        self,
+        trees: tuple[tuple[Step, ...], ...],
+        base: int,
+        source: object = None,
+        floors: tuple[tuple[int, int], ...] = (),
     ) -> None:
-        self.trees, self.base, self.source = trees, base, source
+        self.trees, self.base, self.source, self.floors = trees, base, source, floors
         self.vars = tuple(
             sorted({i for tree in trees for _, j, d in tree for i in (j, d) if i >= 0})
         )
+
+    def start(self, D: list[Dom], off: list[int], queue: set[int]) -> bool:
+        return all(narrow(D, queue, i, keep_ge(D[i], off[i], least)) for i, least in self.floors)
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], _: int) -> bool:
         base = self.base
@@ -91,12 +114,21 @@ def _difference(p: Linear, group: set[int]) -> tuple[int, int, int] | None:
     return None
 
 
-def difference_sums(model: Model, group: list[int], source: object) -> DifferenceSums | None:
+def difference_sums(
+    model: Model, D: list[Dom], group: list[int], source: object
+) -> DifferenceSums | None:
     """The chains of a ``distinct`` group whose members the model defines as differences.
 
     An edge ``a -> b`` for each ``d == x_b - x_a``; for each edge, the
-    longest path of other edges from ``a`` to ``b`` (the edges must make no
-    cycle) is its chain. ``None`` when no edge has a path of two or more.
+    longest path of other edges from ``a`` to ``b`` is its chain. The edges
+    must make no cycle: when they do (both ``x_b - x_a`` and ``x_a - x_b``
+    in the group, as in a Golomb ruler over all ordered pairs), only those
+    known to be positive count, an orientation with no cycle. ``d`` is at
+    least its least value in domains ``D``, and at least the gap that chains
+    of posted orders (``x <= y + c``, ``c <= 0``) put between ``x_a`` and
+    ``x_b``: the propagator raises ``d`` to it when posted, for bounds
+    consistency on ``d == x_b - x_a`` sees no order between ``x_a`` and
+    ``x_b``. ``None`` when no edge has a path of two or more.
     """
     sums = model.posted(Linear) + model.posted(UnitDifference)
     if len(sums) < 3:
@@ -107,14 +139,24 @@ def difference_sums(model: Model, group: list[int], source: object) -> Differenc
         found = _difference(p, members)
         if found is not None:
             edges.setdefault((found[1], found[2]), found[0])
-    if len(edges) < 3:
-        return None  # a chain of two edges beside a third
-    after: dict[int, list[int]] = {}
-    for a, b in edges:
-        after.setdefault(a, []).append(b)
+    ends = {d: ab for ab, d in edges.items()}
+    for q in model.posted(Opposite):  # e == -d: the difference d reversed
+        for e, d in ((q.x, q.y), (q.y, q.x)):
+            if not q.c and e in members and d in ends:
+                edges.setdefault(ends[d][::-1], e)
+    gaps = _gaps(model, {a for a, _ in edges})
+    off = model.off
+    floors = {
+        d: max(low(D[d], off[d]), gaps.get(a, {}).get(b, -inf)) for (a, b), d in edges.items()
+    }
+    after = _after(edges)
     order = _topological(after)
     if order is None:
-        return None
+        edges = {ab: d for ab, d in edges.items() if floors[d] > 0}
+        after = _after(edges)
+        order = _topological(after)
+    if order is None or len(edges) < 3:
+        return None  # a chain of two edges beside a third, or a cycle
     trees = []
     for a in order:
         longest: dict[int, tuple[int, ...]] = {a: ()}
@@ -139,7 +181,37 @@ def difference_sums(model: Model, group: list[int], source: object) -> Differenc
             trees.append(tuple(tree))
     if not trees:
         return None
-    return DifferenceSums(tuple(trees), min(model.off[i] for i in group), source)
+    raised = tuple((d, int(floors[d])) for d in edges.values() if floors[d] > low(D[d], off[d]))
+    return DifferenceSums(tuple(trees), min(off[i] for i in group), source, raised)
+
+
+def _gaps(model: Model, sources: set[int]) -> dict[int, dict[int, int]]:
+    """``gaps[a][b]``: the most that chains of posted orders ``x <= y + c`` (``c <= 0``) put
+    ``x_b`` above ``x_a``, for each ``a`` in ``sources`` (none when those orders make a cycle)."""
+    up: dict[int, list[tuple[int, int]]] = {}
+    for p in model.posted(LeOffset):
+        if p.c <= 0:
+            up.setdefault(p.x, []).append((p.y, -p.c))
+    order = _topological({x: [y for y, _ in ys] for x, ys in up.items()})
+    if order is None:
+        return {}
+    gaps = {}
+    for a in sources & set(up):
+        gap = {a: 0}
+        for x in order[order.index(a) :]:
+            if x in gap:
+                for y, c in up.get(x, ()):
+                    gap[y] = max(gap.get(y, 0), gap[x] + c)
+        gaps[a] = gap
+    return gaps
+
+
+def _after(edges: dict[tuple[int, int], int]) -> dict[int, list[int]]:
+    """Each node's successors along ``edges``."""
+    after: dict[int, list[int]] = {}
+    for a, b in edges:
+        after.setdefault(a, []).append(b)
+    return after
 
 
 def _topological(after: dict[int, list[int]]) -> list[int] | None:

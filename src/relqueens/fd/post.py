@@ -43,6 +43,7 @@ from .propagators import (
     EqOffset,
     LeOffset,
     Linear,
+    Opposite,
     Pigeonhole,
     Propagator,
     Times,
@@ -375,6 +376,7 @@ class Posting:
         self._own_pending = False
         self._absolutes: dict[tuple[int, int, int], int] | None = None
         self._differences: dict[tuple[int, int], tuple[int, int]] | None = None
+        self.differing: list[tuple[list[int], Postable]] = []
 
     # -- pending constraints ------------------------------------------------
     def wait(self, v: Var, constraint: Postable) -> bool:
@@ -507,12 +509,15 @@ class Posting:
                 return False
             if self.queue:
                 continue
-            if not self.reposts:
-                break
-            todo, self.reposts = self.reposts, []
-            for c in todo:
-                if not self.post(c):
+            if self.reposts:
+                todo, self.reposts = self.reposts, []
+                if not all(self.post(c) for c in todo):
                     return False
+            elif self.differing:
+                if not self.difference_sums():
+                    return False
+            else:
+                break
         D, m, s = store.D, store.model, self.s
         seen = set()
         for i in self.touched:
@@ -1324,8 +1329,28 @@ class Posting:
         if op == "!=" and (apart := self.unequal_differences(pairs, k, source)) is not None:
             return apart
         p = self.sum_of(tuple(pairs), k, op, source)
+        if type(p) is UnitDifference and op == "==":
+            return self.unit_difference(p)
         if type(p) is BoolLinear and op == "==" and (total := subset_total(p)) is not False:
             return self.attach(p) and self.attach(SubsetSum(p.terms, k, source, total))
+        return self.attach(p)
+
+    def unit_difference(self, p: UnitDifference) -> bool:
+        """Post ``p``, ``u == v + w + c``; or, when one of its readings ``v == x_u - x_w - c``
+        or ``w == x_u - x_v - c`` differences two variables an earlier relation differences as
+        ``z`` (:meth:`differences_posted`), that reading as ``v == z - c`` or ``v + z == -c``,
+        domain consistent over two variables. A Golomb ruler over all ordered pairs states
+        each difference both ways round: ``e == b - a`` is ``d + e == 0`` beside ``d == a - b``,
+        watching two variables where a second unit difference watched three."""
+        found = self.differences_posted()
+        for z, y in ((p.v, p.w), (p.w, p.v)):
+            key, e = _keyed(p.u, y)
+            if key in found and found[key][0] != z:
+                twin, sign = found[key]  # z == x_u - x_y - c == e * sign * twin - c
+                if e * sign > 0:
+                    return self.binary(z, twin, -p.c, "==", p.source)
+                return self.attach(Opposite(z, twin, -p.c, p.source))
+        _read_differences(found, p)
         return self.attach(p)
 
     def unfixed(self, items: dict[int, int]) -> tuple[dict[int, int], int]:
@@ -1411,10 +1436,7 @@ class Posting:
             self._differences = {}
             model = self.store.current()
             for d in model.posted(UnitDifference) + model.posted(DifferenceOf):
-                if not d.c:  # u == v + w: v is u - w, w is u - v
-                    for z, y in ((d.v, d.w), (d.w, d.v)):
-                        key, e = _keyed(d.u, y)
-                        self._differences.setdefault(key, (z, e))
+                _read_differences(self._differences, d)
         return self._differences
 
     def congruent(self, terms: list[tuple[int, int]], k: int) -> bool:
@@ -1568,9 +1590,22 @@ class Posting:
 
     def differences(self, xs: list[int], c: Postable) -> bool:
         """Add :class:`~relqueens.fd.differences.DifferenceSums` if the model defines members of
-        the ``distinct`` group ``xs`` as differences (before this group)."""
-        sums = difference_sums(self.store.current(), xs, c)
-        return sums is None or self.attach(sums)
+        the ``distinct`` group ``xs`` as differences, once this round's constraints are all
+        posted and propagated (:meth:`finish`): the orders and bounds they set, in any goal
+        order, tell which way round a difference is positive."""
+        self.differing.append((xs, c))
+        return True
+
+    def difference_sums(self) -> bool:
+        """Post the :class:`~relqueens.fd.differences.DifferenceSums` of the groups
+        :meth:`differences` put aside."""
+        todo, self.differing = self.differing, []
+        model, D = self.store.current(), self.store.D
+        for xs, c in todo:
+            sums = difference_sums(model, D, xs, c)
+            if sums is not None and not self.attach(sums):
+                return False
+        return True
 
     def rooted(self, members: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """``members`` (terms ``x_i + c``) with each variable an earlier ``x == y + k`` defines read as ``y + k + c``.
@@ -1700,6 +1735,14 @@ class Posting:
         return self.attach(
             LexLeProp(xs, images, self.fronts(len(xs), len(images)), source=c, qs=qs)
         )
+
+
+def _read_differences(found: dict[tuple[int, int], tuple[int, int]], d: UnitDifference) -> None:
+    """Add to ``found`` (see :meth:`Posting.differences_posted`) the differences ``d`` defines."""
+    if not d.c:  # u == v + w: v is u - w, w is u - v
+        for z, y in ((d.v, d.w), (d.w, d.v)):
+            key, e = _keyed(d.u, y)
+            found.setdefault(key, (z, e))
 
 
 def _keyed(i: int, j: int) -> tuple[tuple[int, int], int]:

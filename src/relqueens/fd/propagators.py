@@ -783,6 +783,44 @@ class EqOffset(Propagator):
         return True
 
 
+class Opposite(Propagator):
+    """``x + y == c``, domain consistent (one bitset mirrored into the other's).
+
+    A difference stated both ways round, ``d == a - b`` and ``e == b - a``
+    (a Golomb ruler over all ordered pairs), is ``d + e == 0``: two variables
+    where a :class:`UnitDifference` would watch three.
+
+    >>> D, off = [0b0111, 0b1111_1111], [0, -4]   # x in 0..2, y in -4..3
+    >>> Opposite(0, 1, 0).propagate(D, off, set(), 0), bin(D[1])   # y in -2..0
+    (True, '0b11100')
+    """
+
+    __slots__ = ("c", "x", "y")
+
+    def __init__(self, x: int, y: int, c: int, source: object = None) -> None:
+        self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
+
+    def linear(self) -> list[Inequality]:
+        row = {self.x: 2} if self.x == self.y else {self.x: 1, self.y: 1}
+        return [(row, -self.c), negated(row, -self.c)]
+
+    def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
+        x, y, c = self.x, self.y, self.c
+        if type(D[x]) is not int or type(D[y]) is not int:  # a Wide side: bounds
+            return _opposite(D, off, queue, x, y, c) and _opposite(D, off, queue, y, x, c)
+        total = c - off[x] - off[y]  # bit p of one side stands for bit total - p of the other
+        # the side that changed narrows the other (which then holds no more than its mirror)
+        return (i == x or narrow(D, queue, x, _mirror(D[y], total))) and (
+            i == y or narrow(D, queue, y, _mirror(D[x], total))
+        )
+
+
+def _opposite(D: list[Dom], off: list[int], queue: set[int], x: int, y: int, c: int) -> bool:
+    """Narrow ``x`` to the bounds of ``c - y``."""
+    lo, hi = c - high(D[y], off[y]), c - low(D[y], off[y])
+    return narrow(D, queue, x, keep_ge(keep_le(D[x], off[x], hi), off[x], lo))
+
+
 class LeOffset(Propagator):
     """``x <= y + c``, bounds consistent."""
 
