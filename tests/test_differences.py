@@ -196,6 +196,18 @@ def test_a_residual_shows_a_relation_between_differences_as_posted():
     assert set(r.domains) == {a, b, c, d}
 
 
+@pytest.mark.parametrize("flip", [False, True])
+def test_a_residual_shows_a_difference_a_hidden_one_also_states_as_posted(flip):
+    """``a - b != c - d + 1`` stands for ``a - b`` by a hidden variable; ``e == a - b`` (or
+    ``b - a``) beside it shows as posted, not in terms of the hidden one."""
+    a, b, c, d, e = vars(5)
+    rel = e == (b - a if flip else a - b)
+    goals = [fd.in_(a, b, c, d, fd.interval(0, 3)), fd.in_(e, fd.interval(-3, 3))]
+    (r,) = run_all([a, b, c, d, e], *goals, a - b != c - d + 1, rel, residual=True)
+    assert set(r.domains) == {a, b, c, d, e}  # no hidden variable
+    assert len(r.constraints) == 2 and (flip or any(c is rel for c in r.constraints))
+
+
 def test_a_residual_keeps_a_relation_between_differences_once_one_side_is_fixed():
     """``a - b != c - d`` with ``a``, ``b`` fixed took a value from the hidden ``c - d``; the
     residual still shows the relation (posted again, it has the answers the labeling has)."""

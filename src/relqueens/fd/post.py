@@ -1337,18 +1337,17 @@ class Posting:
 
     def unit_difference(self, p: UnitDifference) -> bool:
         """Post ``p``, ``u == v + w + c``; or, when one of its readings ``v == x_u - x_w - c``
-        or ``w == x_u - x_v - c`` differences two variables an earlier relation differences as
-        ``z`` (:meth:`differences_posted`), that reading as ``v == z - c`` or ``v + z == -c``,
+        or ``w == x_u - x_v - c`` differences two variables the other way round from an
+        earlier relation's ``z`` (:meth:`differences_posted`), that reading as ``v + z == -c``,
         domain consistent over two variables. A Golomb ruler over all ordered pairs states
         each difference both ways round: ``e == b - a`` is ``d + e == 0`` beside ``d == a - b``,
-        watching two variables where a second unit difference watched three."""
+        watching two variables where a second unit difference watched three. (The same way
+        round twice stays as stated: a residual shows it so.)"""
         found = self.differences_posted()
         for z, y in ((p.v, p.w), (p.w, p.v)):
             key, e = _keyed(p.u, y)
-            if key in found and found[key][0] != z:
-                twin, sign = found[key]  # z == x_u - x_y - c == e * sign * twin - c
-                if e * sign > 0:
-                    return self.binary(z, twin, -p.c, "==", p.source)
+            twin, sign = found.get(key, (z, 0))
+            if twin != z and e * sign < 0:  # z == x_u - x_y - c == -twin - c
                 return self.attach(Opposite(z, twin, -p.c, p.source))
         _read_differences(found, p)
         return self.attach(p)
