@@ -226,30 +226,20 @@ def test_a_residual_keeps_a_relation_between_differences_once_one_side_is_fixed(
 @given(
     st.integers(1, (1 << 12) - 1),
     st.integers(1, (1 << 12) - 1),
-    st.integers(-6, 6),
+    st.integers(-6, 6) | st.just(-(10**12)),
     st.integers(-6, 6),
     st.integers(-8, 8),
     st.sampled_from([0, 1, -1]),
 )
 def test_opposite_keeps_exactly_the_values_with_a_partner(dx, dy, ox, oy, c, woken):
-    """``x + y == c`` on bitsets: both sides narrowed when neither is said to have changed
-    (``-1``), the other side when one is; in every case then, each value left in one domain
-    has its partner in the other (from a consistent start, when one side is said to change)."""
+    """``x + y == c`` on bitsets, from any domains, whichever side is said to have changed
+    (``-1``: neither): each value left on one side has its partner on the other, and a side
+    is queued when it lost values (sides far apart: no partners, and no huge bitset)."""
     xs = {ox + b for b in range(12) if dx >> b & 1}
     ys = {oy + b for b in range(12) if dy >> b & 1}
     D, off = [dx, dy], [ox, oy]
-    p = Opposite(0, 1, c)
-    if woken >= 0:  # start consistent, then narrow one side: the other follows
-        assert p.propagate(D, off, set(), -1) or not {v for v in xs if c - v in ys}
-        if not D[0] or not D[1]:
-            return
-        D[woken] &= D[woken] - 1  # drop its lowest value
-        if not D[woken]:
-            return
-        xs = {ox + b for b in range(12) if D[0] >> b & 1}
-        ys = {oy + b for b in range(12) if D[1] >> b & 1}
     queue: set[int] = set()
-    ok = p.propagate(D, off, queue, woken)
+    ok = Opposite(0, 1, c).propagate(D, off, queue, woken)
     left_x = {v for v in xs if c - v in ys}
     if not left_x:
         assert not ok
@@ -258,6 +248,25 @@ def test_opposite_keeps_exactly_the_values_with_a_partner(dx, dy, ox, oy, c, wok
     assert {ox + b for b in range(12) if D[0] >> b & 1} == left_x
     assert {oy + b for b in range(12) if D[1] >> b & 1} == {c - v for v in left_x}
     assert queue == {i for i, was in ((0, xs), (1, ys)) if len(was) != bin(D[i]).count("1")}
+
+
+def test_a_difference_both_ways_round_keeps_partners_once_a_wide_side_gets_a_bitset():
+    """``e`` starts Wide (bounds), its bitset comes when ``d == b - a`` narrows it: then
+    it keeps only the values whose opposites ``d`` has (0, 2, 4: not 1, 3)."""
+    a, b, d, e = vars(4)
+    S = fd_state()
+    goals = [fd.in_(a, b, fd.interval(0, 100)), fd.in_(d, fd.domain(0, 2, 4))]
+    goals += [fd.in_(e, fd.interval(-(10**12), 10**12)), d == b - a, e == a - b]
+    assert post_into(S, goals)
+    assert set(store_of(S).domain(e)) == {-4, -2, 0}
+
+
+def test_differences_both_ways_round_far_apart_have_no_answers_at_once():
+    a, b, d, e = vars(4)
+    far = 10**12  # both differences far below what a and b leave: no bitset of that width
+    goals = [fd.in_(a, fd.interval(far, far + 3)), fd.in_(b, fd.interval(0, 3))]
+    goals += [fd.in_(d, e, fd.interval(-far - 3, -far + 3)), d == b - a, e == a - b]
+    assert run_all((a, b, d, e), *goals) == ()
 
 
 @st.composite
@@ -311,6 +320,24 @@ def test_differences_both_ways_round_beside_orders_as_brute_force_in_any_goal_or
         if len(set(gaps)) == len(gaps) and all(point[a] <= point[b] + c for a, b, c in orders):
             expected.append(list(point))
     assert sorted(got) == sorted(expected)
+
+
+def test_a_ruler_whose_distinct_holds_the_second_way_round_alone_gets_its_chains():
+    """The negative differences stated first, outside the ``distinct``; the positive ones
+    after them (opposites), in it: the chains run over the opposites."""
+    n = 5
+    marks = vars(n)
+    pairs = list(itertools.combinations(range(n), 2))
+    below, above = vars(len(pairs)), vars(len(pairs))
+    goals = [fd.in_(*marks, fd.interval(0, 15)), fd.eq(marks[0], 0)]
+    goals += [d == marks[i] - marks[j] for (i, j), d in zip(pairs, below)]
+    goals += [e == marks[j] - marks[i] for (i, j), e in zip(pairs, above)]
+    goals += [fd.distinct(above), *(marks[i] < marks[i + 1] for i in range(n - 1))]
+    S = fd_state()
+    assert post_into(S, goals)
+    store = store_of(S)
+    assert len(store.model.posted(DifferenceSums)) == 1
+    assert [min(store.domain(m)) for m in marks] == [0, 1, 3, 6, 10]
 
 
 @pytest.mark.parametrize("distinct_first", [False, True])

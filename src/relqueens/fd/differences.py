@@ -6,8 +6,9 @@ of other variables (Golomb rulers, difference sets), a chain of them from
 ``d_i`` being different values, their sum is at least the sum of the ``k``
 smallest values their domains hold together: ``d_ab`` is at least that.
 Propagation over the differences one at a time sees only ``k`` times the
-least one. (Each ``d_i`` at most what ``d_ab``'s largest value leaves beside
-the least the others sum to: 2 % fewer nodes on Golomb rulers, 8 % more time.)
+least one. (Capping each ``d_i`` by what ``d_ab``'s largest value leaves
+beside the least the others sum to was tried and left out: 2 % fewer nodes
+on Golomb rulers, 8 % more time.)
 
 A difference stated both ways round (``d == x_b - x_a``, ``e == x_a - x_b``)
 makes a cycle of chains; the orders posted between the variables (``x_a <
@@ -119,8 +120,9 @@ def difference_sums(
 ) -> DifferenceSums | None:
     """The chains of a ``distinct`` group whose members the model defines as differences.
 
-    An edge ``a -> b`` for each ``d == x_b - x_a``; for each edge, the
-    longest path of other edges from ``a`` to ``b`` is its chain. The edges
+    An edge ``a -> b`` for each ``d == x_b - x_a`` (or ``d == -e`` where ``e
+    == x_a - x_b``); for each edge, the longest path of other edges from
+    ``a`` to ``b`` is its chain. The edges
     must make no cycle: when they do (both ``x_b - x_a`` and ``x_a - x_b``
     in the group, as in a Golomb ruler over all ordered pairs), only those
     known to be positive count, an orientation with no cycle. ``d`` is at
@@ -130,25 +132,25 @@ def difference_sums(
     consistency on ``d == x_b - x_a`` sees no order between ``x_a`` and
     ``x_b``. ``None`` when no edge has a path of two or more.
     """
-    sums = model.posted(Linear) + model.posted(UnitDifference)
-    if len(sums) < 3:
-        return None  # an edge is a sum: too few for a chain beside a third
     members = set(group)
-    edges: dict[tuple[int, int], int] = {}
-    for p in sums:
-        found = _difference(p, members)
-        if found is not None:
-            edges.setdefault((found[1], found[2]), found[0])
-    ends = {d: ab for ab, d in edges.items()}
-    for q in model.posted(Opposite):  # e == -d: the difference d reversed
+    twins = {}  # d: the member e of an Opposite e == -d, the difference d reversed
+    for q in model.posted(Opposite):
         for e, d in ((q.x, q.y), (q.y, q.x)):
-            if not q.c and e in members and d in ends:
-                edges.setdefault(ends[d][::-1], e)
+            if not q.c and e in members:
+                twins[d] = e
+    edges: dict[tuple[int, int], int] = {}
+    for p in model.posted(Linear) + model.posted(UnitDifference):
+        found = _difference(p, members | twins.keys())
+        if found is not None:
+            d, a, b = found
+            for ab, e in (((a, b), d if d in members else -1), ((b, a), twins.get(d, -1))):
+                if e >= 0:
+                    edges.setdefault(ab, e)
     gaps = _gaps(model, {a for a, _ in edges})
     off = model.off
-    floors = {
-        d: max(low(D[d], off[d]), gaps.get(a, {}).get(b, -inf)) for (a, b), d in edges.items()
-    }
+    floors: dict[int, float] = {}  # each member's least value: its domain's, or its marks' gap
+    for (a, b), d in edges.items():
+        floors[d] = max(floors.get(d, -inf), low(D[d], off[d]), gaps.get(a, {}).get(b, -inf))
     after = _after(edges)
     order = _topological(after)
     if order is None:
@@ -181,7 +183,7 @@ def difference_sums(
             trees.append(tuple(tree))
     if not trees:
         return None
-    raised = tuple((d, int(floors[d])) for d in edges.values() if floors[d] > low(D[d], off[d]))
+    raised = tuple((d, int(least)) for d, least in floors.items() if least > low(D[d], off[d]))
     return DifferenceSums(tuple(trees), min(off[i] for i in group), source, raised)
 
 

@@ -376,7 +376,7 @@ class Posting:
         self._own_pending = False
         self._absolutes: dict[tuple[int, int, int], int] | None = None
         self._differences: dict[tuple[int, int], tuple[int, int]] | None = None
-        self.differing: list[tuple[list[int], Postable]] = []
+        self.difference_groups: list[tuple[list[int], Postable]] = []
 
     # -- pending constraints ------------------------------------------------
     def wait(self, v: Var, constraint: Postable) -> bool:
@@ -513,8 +513,8 @@ class Posting:
                 todo, self.reposts = self.reposts, []
                 if not all(self.post(c) for c in todo):
                     return False
-            elif self.differing:
-                if not self.difference_sums():
+            elif self.difference_groups:
+                if not self.post_difference_sums():
                     return False
             else:
                 break
@@ -1336,10 +1336,10 @@ class Posting:
         return self.attach(p)
 
     def unit_difference(self, p: UnitDifference) -> bool:
-        """Post ``p``, ``u == v + w + c``; or, when one of its readings ``v == x_u - x_w - c``
-        or ``w == x_u - x_v - c`` differences two variables the other way round from an
-        earlier relation's ``z`` (:meth:`differences_posted`), that reading as ``v + z == -c``,
-        domain consistent over two variables. A Golomb ruler over all ordered pairs states
+        """Post ``p``, ``u == v + w + c``; or, when one of its readings, ``z == x_u - x_y - c``
+        (``z`` one of ``v``, ``w`` and ``y`` the other), differences two variables the other
+        way round from an earlier relation's ``twin`` (:meth:`differences_posted`), that reading
+        as ``z + twin == -c``, domain consistent over two variables. A Golomb ruler over all ordered pairs states
         each difference both ways round: ``e == b - a`` is ``d + e == 0`` beside ``d == a - b``,
         watching two variables where a second unit difference watched three. (The same way
         round twice stays as stated: a residual shows it so.)"""
@@ -1590,15 +1590,15 @@ class Posting:
     def differences(self, xs: list[int], c: Postable) -> bool:
         """Add :class:`~relqueens.fd.differences.DifferenceSums` if the model defines members of
         the ``distinct`` group ``xs`` as differences, once this round's constraints are all
-        posted and propagated (:meth:`finish`): the orders and bounds they set, in any goal
-        order, tell which way round a difference is positive."""
-        self.differing.append((xs, c))
+        posted and propagated (:meth:`finish`): the orders and bounds they set, stated before
+        or after it, tell which way round a difference is positive."""
+        self.difference_groups.append((xs, c))
         return True
 
-    def difference_sums(self) -> bool:
+    def post_difference_sums(self) -> bool:
         """Post the :class:`~relqueens.fd.differences.DifferenceSums` of the groups
         :meth:`differences` put aside."""
-        todo, self.differing = self.differing, []
+        todo, self.difference_groups = self.difference_groups, []
         model, D = self.store.current(), self.store.D
         for xs, c in todo:
             sums = difference_sums(model, D, xs, c)

@@ -784,7 +784,8 @@ class EqOffset(Propagator):
 
 
 class Opposite(Propagator):
-    """``x + y == c``, domain consistent (one bitset mirrored into the other's).
+    """``x + y == c`` over two variables, domain consistent on bitsets (one mirrored into the
+    other's), bounds consistent while a side is Wide.
 
     A difference stated both ways round, ``d == a - b`` and ``e == b - a``
     (a Golomb ruler over all ordered pairs), is ``d + e == 0``: two variables
@@ -801,18 +802,22 @@ class Opposite(Propagator):
         self.x, self.y, self.c, self.vars, self.source = x, y, c, (x, y), source
 
     def linear(self) -> list[Inequality]:
-        row = {self.x: 2} if self.x == self.y else {self.x: 1, self.y: 1}
+        row = {self.x: 1, self.y: 1}
         return [(row, -self.c), negated(row, -self.c)]
 
     def propagate(self, D: list[Dom], off: list[int], queue: set[int], i: int) -> bool:
         x, y, c = self.x, self.y, self.c
-        if type(D[x]) is not int or type(D[y]) is not int:  # a Wide side: bounds
+        dx, dy = D[x], D[y]
+        if type(dx) is not int or type(dy) is not int:  # a Wide side: bounds
             return _opposite(D, off, queue, x, y, c) and _opposite(D, off, queue, y, x, c)
         total = c - off[x] - off[y]  # bit p of one side stands for bit total - p of the other
-        # the side that changed narrows the other (which then holds no more than its mirror)
-        return (i == x or narrow(D, queue, x, _mirror(D[y], total))) and (
-            i == y or narrow(D, queue, y, _mirror(D[x], total))
-        )
+        if not 0 <= total <= dx.bit_length() + dy.bit_length():
+            return False  # no bit of one side has a partner within the other's reach
+        a, b = (y, x) if i == y else (x, y)  # the side that changed (most calls: the other one)
+        if not narrow(D, queue, b, _mirror(D[a], total)):
+            return False
+        # each value of b has its partner in a: as many values on each side, and each of a's has
+        return D[a].bit_count() == D[b].bit_count() or narrow(D, queue, a, _mirror(D[b], total))
 
 
 def _opposite(D: list[Dom], off: list[int], queue: set[int], x: int, y: int, c: int) -> bool:
