@@ -1338,11 +1338,13 @@ class Posting:
     def unit_difference(self, p: UnitDifference) -> bool:
         """Post ``p``, ``u == v + w + c``; or, when one of its readings, ``z == x_u - x_y - c``
         (``z`` one of ``v``, ``w`` and ``y`` the other), differences two variables the other
-        way round from an earlier relation's ``twin`` (:meth:`differences_posted`), that reading
-        as ``z + twin == -c``, domain consistent over two variables. A Golomb ruler over all ordered pairs states
-        each difference both ways round: ``e == b - a`` is ``d + e == 0`` beside ``d == a - b``,
-        watching two variables where a second unit difference watched three. (The same way
-        round twice stays as stated: a residual shows it so.)"""
+        way round from an earlier relation's ``twin`` (:meth:`differences_posted`), that
+        reading as ``z + twin == -c``, domain consistent over two variables.
+
+        A Golomb ruler over all ordered pairs states each difference both ways round: ``e ==
+        b - a`` is ``d + e == 0`` beside ``d == a - b``, watching two variables where a second
+        unit difference watched three. (The same way round twice stays as stated: a residual
+        shows it so.)"""
         found = self.differences_posted()
         for z, y in ((p.v, p.w), (p.w, p.v)):
             key, e = _keyed(p.u, y)

@@ -813,7 +813,7 @@ class Opposite(Propagator):
         total = c - off[x] - off[y]  # bit p of one side stands for bit total - p of the other
         if not 0 <= total <= dx.bit_length() + dy.bit_length():
             return False  # no bit of one side has a partner within the other's reach
-        a, b = (y, x) if i == y else (x, y)  # the side that changed (most calls: the other one)
+        a, b = (y, x) if i == y else (x, y)  # a: the side that changed (x if neither did)
         if not narrow(D, queue, b, _mirror(D[a], total)):
             return False
         # each value of b has its partner in a: as many values on each side, and each of a's has
