@@ -139,8 +139,9 @@ def difference_sums(
             if not q.c and e in members:
                 twins[d] = e
     edges: dict[tuple[int, int], int] = {}
+    defined = members | twins.keys()  # the differences the edges stand for
     for p in model.posted(Linear) + model.posted(UnitDifference):
-        found = _difference(p, members | twins.keys())
+        found = _difference(p, defined)
         if found is not None:
             d, a, b = found
             for ab, e in (((a, b), d if d in members else -1), ((b, a), twins.get(d, -1))):

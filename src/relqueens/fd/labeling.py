@@ -1029,7 +1029,7 @@ class Label(Goal):
                 first = open_indices(store, self.variables, s) if idxs is None else idxs
                 off = model.off
                 first_search = quick_search or self._alone(S, store, first, skip=quick)
-                allowed, lately = self.ALONE + 4 * len(first), 0  # its nodes, and solutions found
+                allowed, lately = self._turn(first), 0  # its nodes, and solutions found
                 for found in first_search:
                     if found is None:
                         if lately < self.OFTEN_LEAST or lately * self.OFTEN < allowed:
@@ -1088,6 +1088,11 @@ class Label(Goal):
         prune = Refuting(store.current(), top, bounds) if bounds else None
         yield from self._solutions(S, store, store.D, idxs, prune=prune, skip=skip)
 
+    def _turn(self, idxs: list[int]) -> int:
+        """The nodes of one turn of the first search without the implied constraints over
+        ``idxs``: :attr:`ALONE`, and four a variable."""
+        return self.ALONE + 4 * len(idxs)
+
     def _alone(
         self,
         S: State,
@@ -1110,7 +1115,7 @@ class Label(Goal):
         The labeling then goes on with them, but for these solutions.
         """
         solutions = Solutions(S, store, idxs)
-        chunk = self.ALONE + 4 * len(idxs)
+        chunk = self._turn(idxs)
         budgets = [chunk] if quick is None else [quick, chunk]
         left = [budgets.pop(0)]
 
